@@ -1,0 +1,1 @@
+"""Constraint and optimisation models (CP-SAT, MIP). Each module builds one model."""

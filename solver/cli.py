@@ -1,0 +1,48 @@
+"""The `aos-solve` command line.
+
+Each command lives in the module of its concept and registers itself here;
+this file only wires them together and turns bad input into exit code 2.
+"""
+from __future__ import annotations
+
+import sys
+
+import typer
+
+from solver.errors import InputError
+
+app = typer.Typer(
+    name="aos-solve",
+    help="Solve and analyse solo Age of Steam maps (Easter Island, Zoo) and Railroad Tiles Desert challenges.",
+    no_args_is_help=True,
+    add_completion=False,
+    pretty_exceptions_enable=False,
+)
+
+
+def _register_commands() -> None:
+    # Imported here so that `solver.cli` stays importable while a command's
+    # heavy dependencies (OR-Tools) load only when the CLI starts.
+    from solver import cli_steiner
+    from solver.desert import cli as desert_cli
+
+    cli_steiner.register(app)
+    desert_cli.register(app)
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Entry point; returns the exit code (used by tests) and exits with it."""
+    code = run(argv)
+    sys.exit(code)
+
+
+def run(argv: list[str] | None = None) -> int:
+    _register_commands()
+    try:
+        app(args=argv, prog_name="aos-solve", standalone_mode=True)
+    except SystemExit as done:
+        return int(done.code or 0) if not isinstance(done.code, str) else 1
+    except InputError as err:
+        print(f"aos-solve: error: {err}", file=sys.stderr)
+        return 2
+    return 0

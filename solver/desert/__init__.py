@@ -1,0 +1,1 @@
+"""Railroad Tiles with the Desert expansion: tiles, scorer, layout solver."""
