@@ -1,0 +1,58 @@
+"""Where every game number comes from.
+
+Every value in an instance file is tagged `rule-sheet` (with the sentence it
+rests on), `printed-board`, or `assumed` (with the reason). Reports list the
+assumptions their answers depend on, so they are collected as files load.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+SOURCES = ("rule-sheet", "printed-board", "assumed")
+
+
+@dataclass(frozen=True)
+class Provenance:
+    key: str          # where in the file, e.g. "scenario.rounds" or "cities[3]"
+    source: str       # one of SOURCES
+    note: str         # the quote (rule-sheet), board edition (printed-board) or reason (assumed)
+    sheet: str = ""   # which rule document, for rule-sheet
+
+    def describe(self) -> str:
+        if self.source == "assumed":
+            return f"{self.key}: assumed - {self.note}"
+        where = f" ({self.sheet})" if self.sheet else ""
+        return f"{self.key}: {self.source}{where} - \"{self.note}\""
+
+    def to_json(self) -> dict[str, str]:
+        out = {"key": self.key, "source": self.source, "note": self.note}
+        if self.sheet:
+            out["sheet"] = self.sheet
+        return out
+
+
+def read_provenance(table: dict[str, Any], key: str, fail) -> Provenance:
+    """Read `source` plus `quote`/`reason`/`board` from a TOML table.
+
+    `fail(message, key)` raises the loader's error so the message names the file.
+    """
+    source = table.get("source")
+    if source not in SOURCES:
+        fail(f"'source' must be one of {', '.join(SOURCES)} (got {source!r})", f"{key}.source")
+    if source == "rule-sheet":
+        note = table.get("quote")
+        if not isinstance(note, str) or not note.strip():
+            fail("a rule-sheet value needs 'quote': the sentence it rests on", f"{key}.quote")
+    elif source == "assumed":
+        note = table.get("reason")
+        if not isinstance(note, str) or not note.strip():
+            fail("an assumed value needs 'reason': why it was chosen", f"{key}.reason")
+    else:
+        note = table.get("board", "printed board")
+        if not isinstance(note, str):
+            fail("'board' must name the board edition transcribed", f"{key}.board")
+    sheet = table.get("sheet", "")
+    if not isinstance(sheet, str):
+        fail("'sheet' must be a file name", f"{key}.sheet")
+    return Provenance(key, source, note.strip(), sheet)
