@@ -23,11 +23,11 @@ app = typer.Typer(
 def _register_commands() -> None:
     # Imported here so that `solver.cli` stays importable while a command's
     # heavy dependencies (OR-Tools) load only when the CLI starts.
-    from solver import cli_steiner
+    from solver import cli_map, cli_steiner
     from solver.desert import cli as desert_cli
 
-    cli_steiner.register(app)
-    desert_cli.register(app)
+    for module in (cli_map, cli_steiner, desert_cli):
+        module.register(app)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -36,8 +36,14 @@ def main(argv: list[str] | None = None) -> int:
     sys.exit(code)
 
 
+_registered = False
+
+
 def run(argv: list[str] | None = None) -> int:
-    _register_commands()
+    global _registered
+    if not _registered:
+        _register_commands()
+        _registered = True
     try:
         app(args=argv, prog_name="aos-solve", standalone_mode=True)
     except SystemExit as done:

@@ -74,12 +74,12 @@ def hexside(a: Hex, b: Hex) -> frozenset[Hex]:
     return frozenset((a, b))
 
 
-def corners(h: Hex, size: float = 1.0) -> list[tuple[float, float]]:
+def corners(h: Hex, size: float = 1.0, shrink: float = 1.0) -> list[tuple[float, float]]:
+    """Corner points of the hex; `shrink` < 1 draws a smaller hex on the same centre."""
     cx, cy = h.centre(size)
-    return [
-        (cx + size * math.cos(math.radians(60 * i - 30)), cy + size * math.sin(math.radians(60 * i - 30)))
-        for i in range(6)
-    ]
+    r = size * shrink
+    return [(cx + r * math.cos(math.radians(60 * i - 30)), cy + r * math.sin(math.radians(60 * i - 30)))
+            for i in range(6)]
 
 
 def side_segment(a: Hex, b: Hex, size: float = 1.0) -> tuple[tuple[float, float], tuple[float, float]]:
