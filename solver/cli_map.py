@@ -43,12 +43,16 @@ def show(instance: Path = INSTANCE,
     b = inst.board
     data = {
         "map": b.name,
+        "terrain": {str(h): t for h, t in sorted(b.terrain.items(), key=lambda item: (item[0].row, item[0].col))
+                    if t != "off-map"},
         "cities": [{"hex": str(h), "name": c.name, "colour": c.colour, "number": c.number, "danger": c.danger,
                     "region": c.region} for h, c in sorted(b.cities.items())],
         "towns": [{"hex": str(h), "name": t.name} for h, t in sorted(b.towns.items())],
         "exits": [{"hex": str(h), "name": e.name} for h, e in sorted(b.exits.items())],
-        "areas": [{"kind": a.kind, "name": a.name, "hexes": [str(h) for h in a.hexes]} for a in b.areas],
+        "areas": [{"kind": a.kind, "name": a.name, "hexes": [str(h) for h in a.hexes], "colour": a.colour,
+                   "numbers": list(a.numbers)} for a in b.areas],
         "impassable": [sorted(str(h) for h in side) for side in sorted(b.impassable, key=sorted)],
+        "public_track": ["-".join(str(h) for h in path) for path in b.public_track],
         "nodes": list(b.nodes), "edges": [list(e) for e in b.edges],
         **assumptions_json(inst),
     }
@@ -63,9 +67,11 @@ def show(instance: Path = INSTANCE,
         if data[kind]:
             typer.echo(f"{kind.capitalize()}:")
             for row in data[kind]:
-                typer.echo("  " + ", ".join(f"{k}={v}" for k, v in row.items() if v not in (None, "")))
+                typer.echo("  " + ", ".join(f"{k}={v}" for k, v in row.items() if v not in (None, "", [])))
     if data["impassable"]:
         typer.echo("Impassable hexsides: " + "; ".join("|".join(s) for s in data["impassable"]))
+    if data["public_track"]:
+        typer.echo("Public track: " + "; ".join(data["public_track"]))
     if b.nodes:
         typer.echo(f"Nodes ({len(b.nodes)}): {', '.join(b.nodes)}")
         typer.echo(f"Edges ({len(b.edges)}): " + "; ".join(f"{a}-{c}" for a, c in b.edges))

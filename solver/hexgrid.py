@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import math
 import re
+from functools import lru_cache
 from typing import NamedTuple
 
 _NAME = re.compile(r"^([A-Z]{1,2})([1-9][0-9]*)$")
@@ -20,6 +21,10 @@ class Hex(NamedTuple):
 
     @classmethod
     def parse(cls, name: str) -> "Hex":
+        return _parse(cls, name) if isinstance(name, str) else _parse_uncached(cls, name)
+
+    @classmethod
+    def _parse_text(cls, name) -> "Hex":
         m = _NAME.match(name.strip().upper()) if isinstance(name, str) else None
         if not m:
             raise ValueError(f"{name!r} is not a hex name (expected a column letter and a row number, like 'C4')")
@@ -42,7 +47,7 @@ class Hex(NamedTuple):
 
     def neighbours(self) -> list["Hex"]:
         """The six hexes sharing a side, in the order E, NE, NW, W, SW, SE."""
-        return [Hex(self.col + dc, self.row + dr) for dc, dr in _OFFSETS[self.row % 2]]
+        return list(_neighbours(self))
 
     def is_neighbour(self, other: "Hex") -> bool:
         return other in self.neighbours()
@@ -61,6 +66,20 @@ class Hex(NamedTuple):
         q = self.col - (self.row - (self.row & 1)) // 2
         r = self.row
         return q, r, -q - r
+
+
+@lru_cache(maxsize=None)
+def _parse(cls, name: str) -> Hex:
+    return cls._parse_text(name)
+
+
+def _parse_uncached(cls, name) -> Hex:
+    return cls._parse_text(name)
+
+
+@lru_cache(maxsize=None)
+def _neighbours(h: Hex) -> tuple[Hex, ...]:
+    return tuple(Hex(h.col + dc, h.row + dr) for dc, dr in _OFFSETS[h.row % 2])
 
 
 _OFFSETS = {

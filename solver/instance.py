@@ -16,6 +16,23 @@ from solver.errors import InputError
 from solver.hexgrid import Hex
 from solver.provenance import Provenance, read_provenance
 
+TOP_LEVEL = ("meta", "grid", "graph", "cities", "towns", "exits", "zones", "organs", "impassable", "track",
+             "scenario", "difficulty")
+PROVENANCE_KEYS = ("source", "quote", "reason", "sheet", "board")
+FEATURE_KEYS = {
+    "cities": ("name", "hex", "colour", "number", "danger", "region"),
+    "towns": ("name", "hex"),
+    "exits": ("name", "hex"),
+    "zones": ("name", "hexes", "colour", "numbers"),
+    "organs": ("name", "hexes", "colour", "numbers"),
+    "impassable": ("between",),
+    "track": ("hexes",),
+}
+SCENARIO_KEYS = ("ruleset", "rounds", "start_cash", "start_shares", "start_income", "start_locomotive",
+                 "max_locomotive", "max_shares", "share_price", "tile_limit", "engineer_tile_limit", "action_cost",
+                 "actions", "new_cities", "bag", "income_reduction", "income_floor", "shipments_per_round",
+                 "rapa_nui_cash", "feeding_discount", "new_city_danger", "food_per_area", "bonus_tiles_pay_cost",
+                 "track_cost")
 DEFAULT_LEGEND = {".": "plain", "~": "river", "^": "mountain", "w": "water", "x": "off-map"}
 
 
@@ -78,26 +95,56 @@ class _Reader:
         self.path = path
         self.lines = text.splitlines()
         self.provenance: list[Provenance] = []
+        self._index: list[tuple[tuple[str, ...], int, bool]] | None = None
 
     def fail(self, message: str, key: str | None = None) -> NoReturn:
         where = self.path
         if key:
-            line = self._line_of(key)
-            where += f", key '{key}'" + (f" (line {line})" if line else "")
+            where += f", key '{key}'"
+            found = self._line_of(key)
+            if found:
+                line, exact = found
+                where += f" (line {line})" if exact else f" (in the table that starts on line {line})"
         raise InputError(message, where)
 
-    def _line_of(self, key: str) -> int | None:
-        """Best effort: the line where the last name of the key path is set."""
-        last = re.split(r"[.\[]", key)[-1].rstrip("]")
-        if not last or last.isdigit():
+    def _line_of(self, key: str) -> tuple[int, bool] | None:
+        """Best effort: the line that sets `key`, or the header of the table it belongs in.
+
+        Returns (line, exact): exact is False when only the enclosing table
+        header was found (a missing key, or a key of an array-of-tables entry
+        that sits on its own line below the header).
+        """
+        if self._index is None:
+            self._index = _index_lines(self.lines)
+        want = _key_tokens(key)
+        best: tuple[int, int, bool] | None = None  # (score, line, is_key_line)
+        for path, line, is_key in self._index:
+            if len(path) > len(want):
+                continue
+            ok = True
+            for i, part in enumerate(path):
+                target = want[i]
+                if part == target:
+                    continue
+                if i == len(path) - 1 and is_key and target.split("[")[0] == part:
+                    continue  # `edges = [...]` holds edges[2]
+                ok = False
+                break
+            if ok and (best is None or len(path) > best[0]):
+                best = (len(path), line, is_key)
+        if best is None:
             return None
-        pattern = re.compile(rf"^\s*\"?{re.escape(last)}\"?\s*=|^\s*\[+[^\]]*\b{re.escape(last)}\b")
-        for i, line in enumerate(self.lines, 1):
-            if pattern.search(line):
-                return i
-        return None
+        score, line, is_key = best
+        return line, (score == len(want) or is_key)
 
     # -- typed accessors -------------------------------------------------
+    def only(self, table: dict, allowed: tuple[str, ...] | set[str], key: str | None) -> None:
+        """A misspelt key must not be silently ignored (a typo in 'colour' would lose the colour)."""
+        for name in table:
+            if name not in allowed:
+                where = f"{key}.{name}" if key else name
+                self.fail(f"unknown key {name!r} (expected one of {', '.join(sorted(allowed))})", where)
+
     def table(self, parent: dict, name: str, key: str, required: bool = True) -> dict:
         value = parent.get(name)
         if value is None and not required:
@@ -116,6 +163,7 @@ class _Reader:
             self.fail(f"missing required value '{name}'", key)
         if not isinstance(entry, dict) or "value" not in entry:
             self.fail("expected an inline table { value = ..., source = ..., quote/reason = ... }", key)
+        self.only(entry, ("value",) + PROVENANCE_KEYS, key)
         value = entry["value"]
         if kind is int and (isinstance(value, bool) or not isinstance(value, int)):
             self.fail(f"expected a whole number, got {value!r}", key)
@@ -137,6 +185,52 @@ class _Reader:
             self.fail(f"expected a hex name like 'C4', got {value!r}", key)
 
 
+_HEADER = re.compile(r"^\s*(\[\[?)\s*([^\[\]]+?)\s*\]\]?\s*(#.*)?$")
+_KEY = re.compile(r"^\s*((?:\"[^\"]*\"|'[^']*'|[A-Za-z0-9_\-]+)(?:\s*\.\s*(?:\"[^\"]*\"|'[^']*'|[A-Za-z0-9_\-]+))*)\s*=")
+
+
+def _split_dotted(text: str) -> tuple[str, ...]:
+    parts = re.findall(r"\"[^\"]*\"|'[^']*'|[^.\s]+", text)
+    return tuple(p.strip("\"'") for p in parts)
+
+
+def _key_tokens(key: str) -> tuple[str, ...]:
+    """'cities[3].hex' -> ('cities[3]', 'hex'); 'graph.edges[2]' -> ('graph', 'edges[2]')."""
+    return tuple(t for t in key.split(".") if t)
+
+
+def _index_lines(lines: list[str]) -> list[tuple[tuple[str, ...], int, bool]]:
+    """(key path, line number, is a key line) for every table header and key in a TOML text."""
+    out = []
+    header: tuple[str, ...] = ()
+    counts: dict[tuple[str, ...], int] = {}
+    in_string = None
+    for number, line in enumerate(lines, 1):
+        if in_string:
+            if line.count(in_string) % 2 == 1:
+                in_string = None
+            continue
+        m = _HEADER.match(line)
+        if m and "=" not in line.split("]")[0]:
+            parts = _split_dotted(m.group(2))
+            if m.group(1) == "[[":
+                n = counts.get(parts, 0)
+                counts[parts] = n + 1
+                parts = parts[:-1] + (f"{parts[-1]}[{n}]",)
+            header = parts
+            out.append((header, number, False))
+            continue
+        m = _KEY.match(line)
+        if m:
+            out.append((header + _split_dotted(m.group(1)), number, True))
+            rest = line[m.end():]
+            for quote in ('"""', "'''"):
+                if rest.count(quote) % 2 == 1:
+                    in_string = quote
+                    break
+    return out
+
+
 def _non_negative(v: int) -> str | None:
     return None if v >= 0 else f"must be 0 or more, got {v}"
 
@@ -145,24 +239,32 @@ def _positive(v: int) -> str | None:
     return None if v >= 1 else f"must be 1 or more, got {v}"
 
 
+def _line_of_byte(data: bytes, offset: int) -> int:
+    return data.count(b"\n", 0, offset) + 1
+
+
 def load_instance(path: str | pathlib.Path) -> Instance:
     path = str(path)
     try:
         text = pathlib.Path(path).read_text(encoding="utf-8")
     except OSError as err:
         raise InputError(f"cannot read the file ({err.strerror})", path) from None
+    except UnicodeDecodeError as err:
+        line = _line_of_byte(pathlib.Path(path).read_bytes(), err.start)
+        raise InputError(f"not UTF-8 text (byte {err.start}, line {line}); save the file as UTF-8", path) from None
     try:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as err:
         raise InputError(f"not valid TOML: {err}", path) from None
     r = _Reader(path, text)
+    r.only(data, TOP_LEVEL, None)
     meta = r.table(data, "meta", "meta")
     name = meta.get("name")
     if not isinstance(name, str) or not name:
         r.fail("expected a map name", "meta.name")
     board = _read_board(r, data, name)
     scenario = _read_scenario(r, data, board)
-    difficulties = _read_difficulties(r, data, board)
+    difficulties = _read_difficulties(r, data, board, scenario)
     return Instance(path, board, scenario, difficulties, tuple(r.provenance))
 
 
@@ -172,6 +274,7 @@ def _read_board(r: _Reader, data: dict, name: str) -> Board:
     if "graph" in data:
         return _read_graph_board(r, data, name)
     grid = r.table(data, "grid", "grid")
+    r.only(grid, ("legend", "picture") + PROVENANCE_KEYS, "grid")
     r.provenance.append(read_provenance(grid, "grid", r.fail))
     legend = dict(DEFAULT_LEGEND)
     extra = grid.get("legend", {})
@@ -196,9 +299,8 @@ def _read_board(r: _Reader, data: dict, name: str) -> Board:
             if letter not in legend:
                 at = f" (line {pic_start + offset + 1})" if pic_start else ""
                 known = ", ".join(f"'{k}' {v}" for k, v in legend.items())
-                raise InputError(
-                    f"unknown terrain letter {letter!r} in row {row + 1}, column {col + 1}{at}; the legend knows {known}",
-                    f"{r.path}, key 'grid.picture'")
+                raise InputError(f"unknown terrain letter {letter!r} in row {row + 1}, column {col + 1}; "
+                                 f"the legend knows {known}", f"{r.path}, key 'grid.picture'{at}")
             terrain[Hex(col, row)] = legend[letter]
         row += 1
     if not any(t != "off-map" for t in terrain.values()):
@@ -222,9 +324,19 @@ def _read_board(r: _Reader, data: dict, name: str) -> Board:
         out = []
         for i, item in enumerate(items):
             key = f"{kind}[{i}]"
+            r.only(item, FEATURE_KEYS[kind] + PROVENANCE_KEYS, key)
             r.provenance.append(read_provenance(item, key, r.fail))
             out.append((key, item))
         return out
+
+    names: dict[str, Hex] = {}
+
+    def unique_name(name: str, h: Hex, key: str) -> None:
+        # Difficulties, setups and plans name stops; a name must say which one.
+        if name.lower() in names:
+            r.fail(f"the name {name!r} is already used by the stop on {names[name.lower()]}; stop names must be "
+                   "unique", key)
+        names[name.lower()] = h
 
     def text(item: dict, field_: str, key: str, default: str | None = None) -> str:
         v = item.get(field_, default)
@@ -241,20 +353,27 @@ def _read_board(r: _Reader, data: dict, name: str) -> Board:
         danger = item.get("danger")
         if danger is not None and (isinstance(danger, bool) or not isinstance(danger, int) or danger < 0):
             r.fail(f"a danger level must be a whole number 0 or more, got {danger!r}", f"{key}.danger")
+        for field_ in ("number", "region"):
+            v = item.get(field_, "")
+            if isinstance(v, bool) or not isinstance(v, (str, int)):
+                r.fail(f"expected a text or a whole number for '{field_}', got {v!r}", f"{key}.{field_}")
         city = City(h, text(item, "name", key), colour, str(item.get("number", "")), danger,
                     str(item.get("region", "")))
+        unique_name(city.name, h, f"{key}.name")
         place(h, f"city {city.name!r}", f"{key}.hex", allow=BUILDABLE)
         cities[h] = city
     towns: dict[Hex, Town] = {}
     for key, item in entries("towns"):
         h = r.hex(item.get("hex"), f"{key}.hex")
-        town = Town(h, item.get("name") or f"town {h}")
+        town = Town(h, text(item, "name", key, default=f"town {h}"))
+        unique_name(town.name, h, f"{key}.name")
         place(h, f"town {town.name!r}", f"{key}.hex", allow=BUILDABLE)
         towns[h] = town
     exits: dict[Hex, Exit] = {}
     for key, item in entries("exits"):
         h = r.hex(item.get("hex"), f"{key}.hex")
         ex = Exit(h, text(item, "name", key))
+        unique_name(ex.name, h, f"{key}.name")
         place(h, f"exit {ex.name!r}", f"{key}.hex", allow=BUILDABLE + ("water",))
         exits[h] = ex
     areas = []
@@ -264,8 +383,14 @@ def _read_board(r: _Reader, data: dict, name: str) -> Board:
             if not isinstance(hexes, list) or not hexes:
                 r.fail("expected a non-empty list of hexes", f"{key}.hexes")
             hs = tuple(r.hex(v, f"{key}.hexes") for v in hexes)
-            area = Area(kind.rstrip("s"), text(item, "name", key), hs, item.get("colour"),
-                        tuple(str(n) for n in item.get("numbers", [])))
+            colour = item.get("colour")
+            if colour is not None and colour not in COLOURS:
+                r.fail(f"unknown colour {colour!r} (expected one of {', '.join(COLOURS)})", f"{key}.colour")
+            numbers = item.get("numbers", [])
+            if not isinstance(numbers, list) or not all(
+                    isinstance(n, (str, int)) and not isinstance(n, bool) for n in numbers):
+                r.fail(f"expected a list of numbers, got {numbers!r}", f"{key}.numbers")
+            area = Area(kind.rstrip("s"), text(item, "name", key), hs, colour, tuple(str(n) for n in numbers))
             for h in hs:
                 place(h, f"{area.kind} {area.name!r}", f"{key}.hexes", allow=BUILDABLE + ("water",))
             areas.append(area)
@@ -284,15 +409,25 @@ def _read_board(r: _Reader, data: dict, name: str) -> Board:
         if not isinstance(hexes, list) or len(hexes) < 3:
             r.fail("expected 'hexes = [STOP, HEX, ..., STOP]' with at least one track hex", f"{key}.hexes")
         hs = tuple(r.hex(v, f"{key}.hexes") for v in hexes)
+        for h in hs:
+            if terrain.get(h, "off-map") == "off-map":
+                r.fail(f"the public track runs through {h}, which is off the map", f"{key}.hexes")
         for a, b in zip(hs, hs[1:]):
             if not a.is_neighbour(b):
                 r.fail(f"{a} and {b} are not neighbours", f"{key}.hexes")
+        for end in (hs[0], hs[-1]):
+            if end not in cities and end not in towns and end not in exits:
+                r.fail(f"the public track must start and end at a stop; {end} is none", f"{key}.hexes")
         public.append(hs)
     return Board(name, terrain, cities, towns, exits, tuple(areas), frozenset(impassable), tuple(public))
 
 
 def _read_graph_board(r: _Reader, data: dict, name: str) -> Board:
     graph = r.table(data, "graph", "graph")
+    for kind in ("grid",) + tuple(FEATURE_KEYS):
+        if kind in data:
+            r.fail(f"a map without hexes ([graph]) has no [{kind}]; hex features need a [grid]", kind)
+    r.only(graph, ("nodes", "edges") + PROVENANCE_KEYS, "graph")
     r.provenance.append(read_provenance(graph, "graph", r.fail))
     nodes = graph.get("nodes")
     if not isinstance(nodes, list) or not nodes or not all(isinstance(n, str) for n in nodes):
@@ -320,9 +455,15 @@ def _read_graph_board(r: _Reader, data: dict, name: str) -> Board:
 
 def _read_scenario(r: _Reader, data: dict, board: Board) -> Scenario:
     s = r.table(data, "scenario", "scenario")
+    r.only(s, SCENARIO_KEYS, "scenario")
     ruleset = s.get("ruleset")
     if not isinstance(ruleset, str):
         r.fail("expected the name of the map's ruleset (e.g. 'easter-island')", "scenario.ruleset")
+    from solver.maps import ruleset_for
+    try:
+        ruleset_for(ruleset)
+    except InputError as err:
+        r.fail(str(err).split(": ", 1)[-1], "scenario.ruleset")
 
     def num(name: str, check=_non_negative, default=None) -> int:
         return r.sourced(s, name, f"scenario.{name}", int, check, default)
@@ -360,7 +501,7 @@ def _read_scenario(r: _Reader, data: dict, board: Board) -> Scenario:
                 return "expected rows [LOW, HIGH, LOSS]"
         return None
 
-    return Scenario(
+    scenario = Scenario(
         ruleset=ruleset,
         rounds=num("rounds", _positive),
         start_cash=num("start_cash"),
@@ -393,13 +534,20 @@ def _read_scenario(r: _Reader, data: dict, board: Board) -> Scenario:
         bonus_tiles_pay_cost=(r.sourced(s, "bonus_tiles_pay_cost", "scenario.bonus_tiles_pay_cost", bool)
                               if "bonus_tiles_pay_cost" in s else True),
     )
+    if scenario.start_locomotive > scenario.max_locomotive:
+        r.fail(f"the locomotive starts at {scenario.start_locomotive}, above its maximum {scenario.max_locomotive}",
+               "scenario.start_locomotive")
+    if scenario.start_shares > scenario.max_shares:
+        r.fail(f"{scenario.start_shares} shares at the start, above the maximum {scenario.max_shares}",
+               "scenario.start_shares")
+    return scenario
 
 
 KNOWN_ACTIONS = ("engineer", "locomotive", "urbanization", "rapa-nui", "feeding", "production",
                  "first-move", "first-build", "turn-order-pass")
 
 
-def _read_difficulties(r: _Reader, data: dict, board: Board) -> dict[str, Difficulty]:
+def _read_difficulties(r: _Reader, data: dict, board: Board, scenario: Scenario) -> dict[str, Difficulty]:
     table = r.table(data, "difficulty", "difficulty", required=False)
     out = {}
     for name, spec in table.items():
@@ -415,6 +563,10 @@ def _read_difficulties(r: _Reader, data: dict, board: Board) -> dict[str, Diffic
                     return f"the cube count on {stop!r} must be a whole number 1 or more, got {n!r}"
             return None
 
+        r.only(spec, ("cubes",), key)
         cubes = r.sourced(spec, "cubes", f"{key}.cubes", dict, cubes_check)
+        bag = sum(scenario.bag.values())
+        if sum(cubes.values()) > bag:
+            r.fail(f"the setup needs {sum(cubes.values())} cubes but the bag holds only {bag}", f"{key}.cubes")
         out[name] = Difficulty(name, {board.stop_by_name(k): v for k, v in cubes.items()})
     return out

@@ -8,6 +8,9 @@ notation of solver/moves.py, for example
     {"shares": 1, "action": "engineer",
      "build": ["D2-E3-F3-G3", "urbanize F5 black"],
      "ship": [{"from": "D2", "cube": "red", "route": "D2-G3"}, "locomotive"]}
+
+The top level holds format, map, difficulty, rules, setup, rounds and an
+optional free-text comment; any other field is an error (docs/instance-format.md).
 """
 from __future__ import annotations
 
@@ -24,6 +27,7 @@ from solver.setup import Setup, setup_from_mapping, setup_to_json
 from solver.state import GameState, IllegalMove, Rules
 
 FORMAT = "aos-solve-plan/1"
+PLAN_FIELDS = {"format", "map", "difficulty", "rules", "setup", "rounds", "comment"}
 
 
 @dataclass
@@ -69,6 +73,8 @@ def load_plan(path: str, instance: Instance) -> Plan:
         data = json.loads(pathlib.Path(path).read_text(encoding="utf-8"))
     except OSError as err:
         raise InputError(f"cannot read the plan ({err.strerror})", path) from None
+    except UnicodeDecodeError as err:
+        raise InputError(f"not UTF-8 text (byte {err.start}); save the plan as UTF-8 JSON", path) from None
     except json.JSONDecodeError as err:
         raise InputError(f"not valid JSON: {err}", path) from None
     return plan_from_json(data, instance, path)
@@ -77,14 +83,27 @@ def load_plan(path: str, instance: Instance) -> Plan:
 def plan_from_json(data, instance: Instance, where: str = "plan") -> Plan:
     if not isinstance(data, dict):
         raise InputError("a plan is a JSON object", where)
+    unknown = set(data) - PLAN_FIELDS
+    if unknown:
+        raise InputError(f"unknown field(s) {sorted(unknown)}; a plan has {', '.join(sorted(PLAN_FIELDS))}", where)
+    if data.get("format", FORMAT) != FORMAT:
+        raise InputError(f"unknown plan format {data.get('format')!r} (this referee reads {FORMAT!r})",
+                         f"{where}, key 'format'")
     if data.get("map") != instance.board.name:
         raise InputError(f"the plan is for map {data.get('map')!r}, the instance is {instance.board.name!r}",
                          f"{where}, key 'map'")
     difficulty = data.get("difficulty")
+    if not isinstance(difficulty, str):
+        raise InputError(f"expected the name of a difficulty, got {difficulty!r}", f"{where}, key 'difficulty'")
+    if difficulty not in instance.difficulties:
+        raise InputError(f"unknown difficulty {difficulty!r} (this map has: {', '.join(instance.difficulties) or 'none'})",
+                         f"{where}, key 'difficulty'")
     rules_data = data.get("rules", {})
     if not isinstance(rules_data, dict) or any(k not in Rules.__dataclass_fields__ for k in rules_data):
         raise InputError(f"'rules' may only set {', '.join(Rules.__dataclass_fields__)}", f"{where}, key 'rules'")
-    rules = Rules(**{k: bool(v) for k, v in rules_data.items()})
+    if any(not isinstance(v, bool) for v in rules_data.values()):
+        raise InputError("each rule switch is true or false", f"{where}, key 'rules'")
+    rules = Rules(**rules_data)
     setup = setup_from_mapping(instance, difficulty, data.get("setup"), f"{where}, key 'setup'")
     rounds_data = data.get("rounds")
     if not isinstance(rounds_data, list):
@@ -105,7 +124,15 @@ def plan_from_json(data, instance: Instance, where: str = "plan") -> Plan:
             raise InputError("'build' must be a list of paths like 'D2-E3-F3'", key)
         if not isinstance(ship, list):
             raise InputError("'ship' must be a list", key)
+        for name in ("action", "target"):
+            if r.get(name) is not None and not isinstance(r.get(name), str):
+                raise InputError(f"'{name}' must be a text or null, got {r.get(name)!r}", key)
         rounds.append(RoundPlan(shares, r.get("action"), r.get("target"), build, ship))
+    for index, rnd in enumerate(rounds, start=1):
+        try:  # the notation is checked now, so its errors name the plan file
+            round_moves(None, rnd, index)
+        except InputError as err:
+            raise InputError(str(err), where) from None
     return Plan(data.get("map"), difficulty, rules, setup, rounds)
 
 

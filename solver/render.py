@@ -29,7 +29,7 @@ class _Canvas:
         xs = [h.centre(SIZE)[0] for h in hexes] or [0]
         ys = [h.centre(SIZE)[1] for h in hexes] or [0]
         self.dx, self.dy = SIZE * 1.5 - min(xs), SIZE * 1.5 - min(ys)
-        self.width = max(xs) - min(xs) + SIZE * 3
+        self.width = max(max(xs) - min(xs) + SIZE * 3, 520)  # room for the three legend lines
         self.height = max(ys) - min(ys) + SIZE * 3 + 40
         self.parts: list[str] = []
 

@@ -16,16 +16,16 @@ Setup = dict[Hex, list[str]]  # stop -> cubes, bottom first
 
 
 def difficulty_of(instance: Instance, name: str):
-    if name not in instance.difficulties:
+    if not isinstance(name, str) or name not in instance.difficulties:
         known = ", ".join(instance.difficulties) or "none"
         raise InputError(f"unknown difficulty {name!r} (this map has: {known})", "--difficulty")
     return instance.difficulties[name]
 
 
-def draw_setup(instance: Instance, difficulty: str, seed: int) -> Setup:
+def draw_setup(instance: Instance, difficulty: str, seed: int, bag: dict[str, int] | None = None) -> Setup:
     """Draw every cube from the bag, stop by stop in board order, bottom cube first."""
     diff = difficulty_of(instance, difficulty)
-    bag = [c for c, n in sorted(instance.scenario.bag.items()) for _ in range(n)]
+    bag = [c for c, n in sorted((bag or instance.scenario.bag).items()) for _ in range(n)]
     need = sum(diff.cubes.values())
     if need > len(bag):
         raise InputError(f"the difficulty needs {need} cubes but the bag holds {len(bag)}", "scenario.bag")
@@ -87,3 +87,16 @@ def load_setup(path: str, instance: Instance, difficulty: str) -> Setup:
 
 def setup_to_json(instance: Instance, setup: Setup) -> dict[str, list[str]]:
     return {str(h): list(cubes) for h, cubes in sorted(setup.items())}
+
+
+def parse_bag(text: str) -> dict[str, int]:
+    """'red=20,blue=20,yellow=20' -> a bag that replaces the instance's (reported as an assumption)."""
+    bag: dict[str, int] = {}
+    for part in text.split(","):
+        colour, _, count = part.partition("=")
+        colour = colour.strip()
+        if colour not in COLOURS or not count.strip().isdigit():
+            raise InputError(f"expected COLOUR=COUNT pairs like 'red=20,blue=20' with colours "
+                             f"{', '.join(COLOURS)}; got {part!r}", "--bag")
+        bag[colour] = int(count)
+    return bag

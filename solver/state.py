@@ -84,6 +84,7 @@ class GameState:
     spent_on_track: int = 0
     lost: str | None = None                                         # why the game ended early
     cleared_round: int | None = None
+    accounts: dict = field(default_factory=dict)                    # last round's income and expenses
     _links: list[Link] | None = None
 
     # -- construction ------------------------------------------------------
@@ -229,6 +230,7 @@ class GameState:
             "round": self.round, "phase": self.phase, "cash": self.cash, "income": self.income,
             "shares": self.shares, "locomotive": self.locomotive, "cleared": self.is_cleared(),
             "cleared_round": self.cleared_round, "lost": self.lost, "spent_on_track": self.spent_on_track,
+            **({"last_round": dict(self.accounts)} if self.accounts else {}),
             "goods": {str(h): list(c) for h, c in sorted(self.goods.items()) if c},
             "fed": sorted(str(h) for h in self.fed),
         }

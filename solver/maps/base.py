@@ -355,17 +355,22 @@ class Ruleset:
     def end_round(self, state) -> None:
         s = state.scenario
         # Collect income, then pay expenses; what cannot be paid lowers income.
-        state.cash += state.income
-        state.cash -= state.shares + state.locomotive
-        if state.cash < 0:
-            state.income += state.cash
+        collected, expenses = state.income, state.shares + state.locomotive
+        state.cash += collected - expenses
+        shortfall = max(0, -state.cash)
+        if shortfall:
+            state.income -= shortfall
             state.cash = 0
         if state.income < s.income_floor:
             state.lost = f"income fell below {s.income_floor} in round {state.round}"
+        reduction = 0
         for low, high, loss in s.income_reduction:
             if low <= state.income <= high:
-                state.income -= loss
+                reduction = loss
                 break
+        state.income -= reduction
+        state.accounts = {"income_collected": collected, "expenses": expenses, "shortfall": shortfall,
+                          "income_reduction": reduction}
         self.advance_round_marker(state)
         if state.lost is None and self.is_cleared(state):
             state.cleared_round = state.round

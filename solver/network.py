@@ -1,0 +1,102 @@
+"""Cheapest track networks on a board: the board as a graph for the Steiner optimizer.
+
+Nodes are buildable hexes (cost: the scenario's laying cost) and stops (cost 0;
+a town costs its town-tile base). Edges join neighbours across passable
+hexsides, never two stops directly (a link needs at least one track tile).
+A plain track hex carries one track, so it may not branch: degree <= 2.
+Edges into a town cost the per-track town fee. Pre-printed public track is a
+free edge between its two end stops.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import networkx as nx
+
+from solver.errors import InputError
+from solver.hexgrid import Hex
+from solver.instance import Instance
+
+
+@dataclass(frozen=True)
+class Network:
+    """A proven (or bounded) cheapest network and the links it is made of."""
+
+    stops: tuple[Hex, ...]          # the stops it had to join
+    cost: int | None
+    lower_bound: int | None
+    status: str                     # optimal / feasible / infeasible
+    hexes: tuple[Hex, ...]          # track hexes
+    links: tuple[tuple[Hex, ...], ...]  # each link: stop, track hexes..., stop
+    seconds: float
+    method: str
+
+    @property
+    def tiles(self) -> int:
+        return len(self.hexes)
+
+
+def board_graph(instance: Instance, unit_cost: bool = False) -> tuple[nx.Graph, dict[Hex, int]]:
+    """The board as a Steiner graph; `unit_cost` counts tiles instead of dollars."""
+    board, s = instance.board, instance.scenario
+    g = nx.Graph()
+    max_degree: dict[Hex, int] = {}
+    for h, terrain in board.terrain.items():
+        if board.is_stop(h):
+            base = s.town_cost_base if h in board.towns else 0
+            g.add_node(h, cost=0 if unit_cost else base)
+        elif board.buildable(h) and terrain in s.track_cost:
+            g.add_node(h, cost=1 if unit_cost else s.track_cost[terrain])
+            max_degree[h] = 2
+    for h in list(g.nodes):
+        for n in h.neighbours():
+            if n in g and board.passable(h, n) and not (board.is_stop(h) and board.is_stop(n)):
+                town_fee = 0 if unit_cost else s.town_cost_per_track * ((h in board.towns) + (n in board.towns))
+                g.add_edge(h, n, weight=town_fee)
+    for path in board.public_track:
+        a, b = path[0], path[-1]
+        if a in g and b in g:
+            g.add_edge(a, b, weight=0, public=True)
+    return g, max_degree
+
+
+def cheapest_network(instance: Instance, stops: list[Hex], unit_cost: bool = False,
+                     time_limit: float | None = 60.0) -> Network:
+    """The cheapest set of track joining `stops`, with the optimizer's proof status."""
+    for h in stops:
+        if not instance.board.is_stop(h):
+            raise InputError(f"{h} is not a stop on {instance.board.name}", "--connect")
+    from models.steiner import solve_steiner
+
+    g, max_degree = board_graph(instance, unit_cost)
+    result = solve_steiner(g, stops, max_degree=max_degree, time_limit=time_limit)
+    if result.status == "infeasible":
+        return Network(tuple(stops), None, result.lower_bound, "infeasible", (), (), result.seconds, result.method)
+    tree = nx.Graph()
+    tree.add_nodes_from(result.nodes)
+    tree.add_edges_from(result.edges)
+    hexes = tuple(sorted(h for h in tree.nodes if not instance.board.is_stop(h)))
+    return Network(tuple(stops), result.value, result.lower_bound, result.status, hexes,
+                   tuple(split_links(instance, tree)), result.seconds, result.method)
+
+
+def split_links(instance: Instance, tree: nx.Graph) -> list[tuple[Hex, ...]]:
+    """Cut a tree at its stops into stop-to-stop links."""
+    board = instance.board
+    links, seen = [], set()
+    for stop in sorted(n for n in tree.nodes if board.is_stop(n)):
+        for first in sorted(tree.neighbors(stop)):
+            if board.is_stop(first):
+                continue  # public track drawn as a direct edge
+            path, prev, cur = [stop, first], stop, first
+            while not board.is_stop(cur):
+                nxt = [n for n in tree.neighbors(cur) if n != prev]
+                if not nxt:
+                    break  # a dead end cannot be part of an optimal tree, but be safe
+                prev, cur = cur, nxt[0]
+                path.append(cur)
+            key = frozenset(path)
+            if board.is_stop(path[-1]) and key not in seen:
+                seen.add(key)
+                links.append(tuple(path))
+    return links
