@@ -23,14 +23,17 @@ def default_instance(name: str) -> Path:
     raise InputError(f"cannot find instances/{name}.toml; give the board file with --instance", "--instance")
 
 
-def read_setup(inst, difficulty: str, seed: Optional[int], setup_file: Optional[Path]):
-    from solver.setup import draw_setup, load_setup
+def read_setup(inst, difficulty: str, seed: Optional[int], setup_file: Optional[Path], bag: Optional[str] = None):
+    """The cubes to play with, and the seed that drew them (None when read from a file)."""
+    from solver.setup import draw_setup, load_setup, parse_bag
     if seed is not None and setup_file is not None:
         raise InputError("give either --seed or --setup, not both", "--seed/--setup")
     if setup_file is not None:
+        if bag is not None:
+            raise InputError("--bag only applies to a drawn setup (--seed)", "--bag")
         return load_setup(str(setup_file), inst, difficulty), None
     seed = 1 if seed is None else seed
-    return draw_setup(inst, difficulty, seed), seed
+    return draw_setup(inst, difficulty, seed, parse_bag(bag) if bag else None), seed
 
 
 def emit(data: dict, text: str, json_out: bool, svg: Optional[Path], svg_text: Optional[str],
@@ -56,6 +59,7 @@ def easter_island(
     svg: Optional[Path] = typer.Option(None, "--svg", help="Draw the final network and the shipments."),
     plan_out: Optional[Path] = typer.Option(None, "--plan-out", help="Write the plan (for check-plan) here."),
     instance: Optional[Path] = typer.Option(None, "--instance", help="Board file (default instances/easter-island.toml)."),
+    bag: Optional[str] = typer.Option(None, "--bag", help="Draw from this bag instead of the instance's, e.g. 'red=20,blue=20,yellow=20,black=16' (reported as an assumption)."),
 ) -> None:
     """Can this Easter Island setup be cleared, in how few rounds, how cheaply, and how."""
     from solver.easter_island import analyse
@@ -66,10 +70,14 @@ def easter_island(
     inst = load_instance(instance or default_instance("easter-island"))
     if inst.scenario.ruleset != "easter-island":
         raise InputError(f"this is a {inst.scenario.ruleset} board, not Easter Island", "--instance")
-    cubes, used_seed = read_setup(inst, difficulty, seed, setup)
+    cubes, used_seed = read_setup(inst, difficulty, seed, setup, bag)
     rules = Rules(strict_action=strict_action)
     answer = analyse(inst, difficulty, cubes, rules, rounds=rounds, time_limit=time_limit)
     data = answer_json(inst, "easter-island", difficulty, cubes, answer, rules, used_seed)
+    if bag:
+        data["bag_override"] = bag
+        data["assumed_values"].append({"key": "--bag", "source": "assumed",
+                                       "note": f"cubes drawn from the bag {bag} instead of scenario.bag"})
     svg_text = None
     if svg is not None:
         svg_text = solo_svg(inst, answer, cubes, rules, render_board)

@@ -146,6 +146,7 @@ class _Planner:
         self.links += self._shortcuts(network)
         self.beam_width = beam_width
         self.max_builds = 8
+        self.limit = instance.scenario.rounds
         self.deadline = deadline
         self.s = instance.scenario
         self.explored = 0
@@ -426,10 +427,16 @@ class _Planner:
             choices = [Pass()]
         return choices
 
-    def score(self, state: GameState) -> tuple:
+    def score(self, state: GameState) -> float:
+        """Lower is better: work left, and money that will be missing to finish it."""
         cubes_left = sum(len(c) for c in state.goods.values())
-        return (10 * cubes_left + 3 * self.tiles_left(state) - 0.25 * (state.cash + 3 * state.income)
-                + 1.5 * state.shares)
+        tiles_left = self.tiles_left(state)
+        rounds_left = max(1, self.limit - state.round + 1)
+        horizon = min(rounds_left, max(1, math.ceil(cubes_left / 2)))
+        # Cash by the end if nothing changes: every share and locomotive level costs $1 a round.
+        money = state.cash + (state.income - state.shares - state.locomotive) * horizon
+        deficit = max(0.0, 3.5 * tiles_left - money)
+        return 10 * cubes_left + 3 * tiles_left + 0.5 * deficit - 0.05 * money
 
     def signature(self, state: GameState) -> tuple:
         return (frozenset(state.track), tuple(sorted((h, tuple(c)) for h, c in state.goods.items())),
@@ -437,6 +444,7 @@ class _Planner:
                 frozenset(state.new_cities))
 
     def run(self, max_rounds: int) -> tuple[_Node | None, int]:
+        self.limit = max_rounds
         start = GameState.new(self.instance, self.setup, self.rules)
         beam = [_Node(start, [])]
         for _ in range(max_rounds):
@@ -478,7 +486,8 @@ def _widths(largest: int) -> list[int]:
 
 # -- the whole answer -------------------------------------------------------------
 
-def target_network(instance: Instance, setup: Setup, time_limit: float) -> tuple[Network, Hex | None]:
+def target_network(instance: Instance, setup: Setup, time_limit: float,
+                   base: Network | None = None) -> tuple[Network, Hex | None]:
     """Cheapest network joining all ruins; with black cubes, also a town for a black new city.
 
     The town is chosen by network cost plus $3 per link the black cubes would travel
@@ -486,7 +495,7 @@ def target_network(instance: Instance, setup: Setup, time_limit: float) -> tuple
     still checked by the referee, and no bound depends on it.
     """
     ruins = sorted(instance.board.cities)
-    base = cheapest_network(instance, ruins, time_limit=time_limit)
+    base = base or cheapest_network(instance, ruins, time_limit=time_limit)
     blacks = [h for h, cubes in setup.items() for c in cubes if c == "black"]
     if not blacks or base.status == "infeasible":
         return base, None
@@ -510,8 +519,10 @@ def analyse(instance: Instance, difficulty: str, setup: Setup, rules: Rules = Ru
     limit = rounds or instance.scenario.rounds
     ruins = sorted(instance.board.cities)
     impossible = unreachable_cubes(instance, setup)
-    cost_net = cheapest_network(instance, ruins, time_limit=max(1.0, time_limit / 4))
-    tiles_net = cheapest_network(instance, ruins, unit_cost=True, time_limit=max(1.0, time_limit / 4))
+    cost_net = cheapest_network(instance, ruins, time_limit=max(1.0, time_limit / 3))
+    # Fewest tiles of any network joining the ruins, branching allowed: a relaxation, so a valid bound.
+    tiles_net = cheapest_network(instance, ruins, unit_cost=True, time_limit=max(1.0, time_limit / 4),
+                                 degree_limited=False)
     if cost_net.status == "infeasible":
         impossible.append("the ruins cannot all be joined into one network (no track can reach some of them)")
     if impossible:
@@ -524,7 +535,8 @@ def analyse(instance: Instance, difficulty: str, setup: Setup, rules: Rules = Ru
         return Answer("not clearable", f"proof: at least {lower} rounds are needed ({'; '.join(reasons)}) "
                       f"but the round limit is {limit}", limit, lower, None, False, network=cost_net, network_label="all ruins",
                       bound_reasons=reasons, seconds=time.monotonic() - t0)
-    network, black_town = target_network(instance, setup, max(1.0, time_limit / 4))
+    # The planner's network need not be proven cheapest: a few seconds per candidate town.
+    network, black_town = target_network(instance, setup, min(5.0, max(0.5, time_limit / 12)), base=cost_net)
     deadline = t0 + time_limit
     answer = Answer("unknown", "", limit, lower, None, False, network=cost_net, network_label="all ruins",
                     bound_reasons=reasons,
@@ -572,3 +584,25 @@ def analyse(instance: Instance, difficulty: str, setup: Setup, rules: Rules = Ru
                                 f"beam {beam_width}); at least {lower} rounds are needed")
     answer.seconds = time.monotonic() - t0
     return answer
+
+
+def batch_solve(difficulty: str, seed: int, time_limit: float, instance: str | None = None,
+                bag: str | None = None) -> dict:
+    """One batch task: draw the setup with the seed, solve it, return a JSON-ready record."""
+    from solver.cli_solo import default_instance
+    from solver.instance import load_instance
+    from solver.setup import draw_setup, parse_bag, setup_to_json
+
+    inst = load_instance(instance or default_instance("easter-island"))
+    setup = draw_setup(inst, difficulty, seed, parse_bag(bag) if bag else None)
+    a = analyse(inst, difficulty, setup, time_limit=time_limit)
+    end = a.end_state or {}
+    return {
+        "verdict": a.verdict,
+        "proved": a.verdict != "unknown" and (a.verdict == "not clearable" or a.min_rounds_proved),
+        "min_rounds": a.upper_bound if a.min_rounds_proved else None,
+        "rounds_lower_bound": a.lower_bound, "rounds_upper_bound": a.upper_bound,
+        "shares": end.get("shares"), "cash": end.get("cash"), "track_cost": end.get("spent_on_track"),
+        "network_cost": a.network.cost if a.network else None,
+        "impossible": a.impossible, "setup": setup_to_json(inst, setup),
+    }

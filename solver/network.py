@@ -61,15 +61,37 @@ def board_graph(instance: Instance, unit_cost: bool = False) -> tuple[nx.Graph, 
 
 
 def cheapest_network(instance: Instance, stops: list[Hex], unit_cost: bool = False,
-                     time_limit: float | None = 60.0) -> Network:
-    """The cheapest set of track joining `stops`, with the optimizer's proof status."""
+                     time_limit: float | None = 60.0, degree_limited: bool = True) -> Network:
+    """The cheapest set of track joining `stops`, with the optimizer's proof status.
+
+    `degree_limited=False` lets track hexes branch: not a buildable network, but
+    its lower bound is a valid (and much faster) bound for the real one.
+    Results are kept for the life of the process: batches ask the same question
+    for every seed.
+    """
+    key = (instance.path, len(instance.board.terrain), tuple(sorted(instance.board.impassable, key=sorted)),
+           tuple(sorted(instance.scenario.track_cost.items())), tuple(sorted(stops)), unit_cost, degree_limited)
+    cached = _CACHE.get(key)
+    if cached is not None and (cached.status != "feasible" or (time_limit or 0) <= _CACHE_LIMIT.get(key, 0)):
+        return cached
+    result = _cheapest_network(instance, stops, unit_cost, time_limit, degree_limited)
+    _CACHE[key], _CACHE_LIMIT[key] = result, time_limit or float("inf")
+    return result
+
+
+_CACHE: dict = {}
+_CACHE_LIMIT: dict = {}
+
+
+def _cheapest_network(instance: Instance, stops: list[Hex], unit_cost: bool, time_limit: float | None,
+                      degree_limited: bool) -> Network:
     for h in stops:
         if not instance.board.is_stop(h):
             raise InputError(f"{h} is not a stop on {instance.board.name}", "--connect")
     from models.steiner import solve_steiner
 
     g, max_degree = board_graph(instance, unit_cost)
-    result = solve_steiner(g, stops, max_degree=max_degree, time_limit=time_limit)
+    result = solve_steiner(g, stops, max_degree=max_degree if degree_limited else None, time_limit=time_limit)
     if result.status == "infeasible":
         return Network(tuple(stops), None, result.lower_bound, "infeasible", (), (), result.seconds, result.method)
     tree = nx.Graph()

@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 
 from solver.instance import Instance
 from solver.network import Network
-from solver.output import assumptions_block, assumptions_json
+from solver.output import assumptions_json
 from solver.plan import Plan, replay
 from solver.setup import Setup, setup_to_json
 
@@ -33,6 +33,7 @@ class Answer:
     impossible: list[str] = field(default_factory=list)
     seconds: float = 0.0
     search: dict = field(default_factory=dict)
+    extra_networks: list = field(default_factory=list)  # (label, Network): other proven networks worth showing
 
     def min_rounds_text(self) -> str:
         if self.verdict == "not clearable":
@@ -84,6 +85,13 @@ def answer_json(instance: Instance, scenario: str, difficulty: str, setup: Setup
         "search": answer.search, "seconds": round(answer.seconds, 3),
         **assumptions_json(instance, rules),
     }
+    if answer.extra_networks:
+        out["extra_networks"] = [{"joins": label, "cost": n.cost, "lower_bound": n.lower_bound, "status": n.status,
+                                  "tiles": n.tiles, "links": ["-".join(str(h) for h in link) for link in n.links]}
+                                 for label, n in answer.extra_networks]
+    if answer.round_limit != instance.scenario.rounds:
+        out["assumed_values"].append({"key": "--rounds", "source": "assumed",
+                                      "note": f"round limit {answer.round_limit} given on the command line"})
     return out
 
 
@@ -92,7 +100,7 @@ def answer_text(data: dict, instance: Instance, rules) -> str:
     title = f"{instance.board.name}, {data['difficulty']}"
     title += f", seed {data['seed']}" if data["seed"] is not None else ", setup from file"
     L.append(title)
-    L.append("Setup (bottom cube first): " + ", ".join(
+    L.append(data["setup_text"] if data.get("setup_text") else "Setup (bottom cube first): " + ", ".join(
         f"{instance.board.label(_hex(k))}: {'/'.join(v)}" for k, v in data["setup"].items()))
     L.append("")
     L.append(f"Verdict within {data['round_limit']} rounds: {data['verdict'].upper()}")
@@ -117,6 +125,13 @@ def answer_text(data: dict, instance: Instance, rules) -> str:
             status = "proven minimum" if net["status"] == "optimal" else f"best found, lower bound ${net['lower_bound']}"
             spent = f"; the plan spent ${data['plan_track_spent']} on track" if data["plan"] else ""
             L.append(f"Cheapest network joining {net['joins']}: ${net['cost']} ({status}, {net['tiles']} tiles){spent}")
+    for extra in data.get("extra_networks", []):
+        if extra["status"] == "infeasible":
+            L.append(f"Cheapest network joining {extra['joins']}: none exists (proven)")
+        else:
+            status = ("proven minimum" if extra["status"] == "optimal"
+                      else f"best found, lower bound ${extra['lower_bound']}")
+            L.append(f"Cheapest network joining {extra['joins']}: ${extra['cost']} ({status}, {extra['tiles']} tiles)")
     if data["rounds"]:
         L.append("")
         L.append("Plan, round by round:")
@@ -127,8 +142,12 @@ def answer_text(data: dict, instance: Instance, rules) -> str:
             L.append(f" Round {r['round']}: shares +{r['shares']}, action {action}")
             if r["build"]:
                 L.append(f"   build: {', '.join(r['build'])}  (${r['track_cost']})")
+            for note in r.get("notes", []):
+                L.append(f"   {note}")
             for s in r["ship"]:
-                if isinstance(s, dict):
+                if isinstance(s, dict) and s.get("text"):
+                    L.append(f"   {s['text']}")
+                elif isinstance(s, dict):
                     links = s["route"].count("-")
                     extra = f", discount at {s['discount']}" if s.get("discount") else ""
                     tele = ", teleport" if "~" in s["route"] else ""
@@ -140,9 +159,15 @@ def answer_text(data: dict, instance: Instance, rules) -> str:
                      + (f", income reduction {r['income_reduction']}" if r.get("income_reduction") else "")
                      + f" -> cash ${r['cash']}, income {r['income']}, locomotive {r['locomotive']}")
             left = r["goods_left"]
-            L.append("   left: " + (", ".join(f"{k} {'/'.join(v)}" for k, v in left.items()) if left else "nothing"))
+            L.append("   left: " + (r["left_text"] if r.get("left_text") else
+                                    ", ".join(f"{k} {'/'.join(v)}" for k, v in left.items()) if left else "nothing"))
     L.append("")
-    L.extend(assumptions_block(instance, rules))
+    L.append("Assumptions this answer depends on:")
+    for reading in data.get("readings", []):
+        L.append(f"  - {reading}")
+    for item in data["assumed_values"]:
+        L.append(f"  - {item['key']}: {item['note']}")
+    L.append("  - rule switches: " + ", ".join(f"{k}={'on' if v else 'off'}" for k, v in data["rules"].items()))
     L.append(f"({data['seconds']:.1f} s)")
     return "\n".join(L)
 

@@ -1,0 +1,4 @@
+"""`python -m solver` is `aos-solve`."""
+from solver.cli import main
+
+main()

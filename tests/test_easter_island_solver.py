@@ -1,0 +1,133 @@
+"""The Easter Island solver: proofs, minimum rounds, and plans the referee accepts."""
+import json
+
+import pytest
+
+from solver.easter_island import analyse, rounds_lower_bound
+from solver.plan import plan_from_json, replay
+from solver.state import Rules
+from tests.conftest import INSTANCES
+from tests.helpers import H, instance
+
+TINY_SETUP = {H("A1"): ["red", "blue"], H("C1"): ["red"]}
+
+
+def referee_clears(inst, answer) -> int:
+    """Round in which the referee sees the plan clear (replayed from its JSON)."""
+    plan = plan_from_json(json.loads(json.dumps(answer.plan.to_json(inst))), inst)
+    result = replay(inst, plan)
+    assert result.error is None, result.error
+    return result.state.cleared_round
+
+
+def test_tiny_island_is_cleared_in_the_two_rounds_worked_out_on_paper():
+    # Round 1: track A1-B1-C1 and C1-D1-E1, blue A1->C1, red C1->E1; round 2: red A1->C1->E1.
+    # Three cubes at two shipments a round cannot be done in one round.
+    inst = instance("tiny/tiny-island.toml")
+    answer = analyse(inst, "easy", TINY_SETUP, time_limit=30)
+    assert answer.verdict == "clearable"
+    assert answer.lower_bound == 2 and answer.upper_bound == 2 and answer.min_rounds_proved
+    assert referee_clears(inst, answer) == 2
+
+
+def test_too_few_rounds_is_proved_not_clearable():
+    inst = instance("tiny/tiny-island.toml")
+    answer = analyse(inst, "easy", TINY_SETUP, rounds=1, time_limit=30)
+    assert answer.verdict == "not clearable" and "at least 2 rounds" in answer.verdict_proof
+    assert answer.plan is None
+
+
+def test_a_ruin_cut_off_by_impassable_sides_is_proved_not_clearable(tmp_path):
+    text = (INSTANCES / "tiny/tiny-island.toml").read_text()
+    walls = "".join(f'\n[[impassable]]\nbetween = ["E1", "{h}"]\nsource = "assumed"\nreason = "test wall"\n'
+                    for h in ("D1", "D2", "E2"))
+    text = text.replace("[scenario]", walls + "\n[scenario]", 1)
+    path = tmp_path / "cut.toml"
+    path.write_text(text)
+    from solver.instance import load_instance
+    inst = load_instance(path)
+    answer = analyse(inst, "easy", TINY_SETUP, time_limit=30)
+    assert answer.verdict == "not clearable"
+    assert any("cannot all be joined" in r for r in answer.impossible)
+
+
+def test_a_cube_with_no_city_of_its_colour_is_reported_plainly():
+    inst = instance("tiny/tiny-island.toml")
+    answer = analyse(inst, "easy", {H("A1"): ["red", "purple"], H("C1"): ["red"]}, time_limit=30)
+    assert answer.verdict == "not clearable"
+    assert answer.impossible == ["the purple cube on Red 1 (A1) can never be delivered: "
+                                 "the board has no purple city and no purple new city tile is in play"]
+
+
+def test_a_cube_whose_only_city_is_its_own_cannot_be_delivered():
+    inst = instance("tiny/tiny-island.toml")
+    answer = analyse(inst, "easy", {H("A1"): ["red", "red"], H("C1"): ["blue"]}, time_limit=30)
+    assert answer.verdict == "not clearable"
+    assert "no other blue city" in answer.impossible[0]
+
+
+def test_lower_bound_counts_shipments_and_tiles():
+    inst = instance("easter-island.toml")
+    setup = {h: ["red"] * n for h, n in inst.difficulties["hard"].cubes.items()}
+    lower, reasons = rounds_lower_bound(inst, setup, tiles_bound=0)
+    assert lower == 10  # 20 cubes, two shipments a round
+    lower, _ = rounds_lower_bound(inst, setup, tiles_bound=60)
+    assert lower == 19  # 3 tiles a round, 4 in Engineer rounds (one in four): 18 rounds give 54 + 5 = 59 < 60
+
+
+# Fixed setups without purple cubes (the default bag's purple cubes make most draws unclearable).
+FIXED = {  # difficulty: (seed, bag)
+    "easy": (4, "red=20,blue=20,yellow=20,black=16"),
+    "normal": (4, "red=20,blue=20,yellow=20,black=16"),
+    "hard": (1, "red=20,blue=20,yellow=20,black=16"),
+}
+
+
+@pytest.mark.parametrize("difficulty", ["easy", "normal", "hard"])
+def test_each_difficulty_fixed_setup_plan_passes_the_referee_and_meets_the_bound(difficulty, run_cli, tmp_path):
+    plan_path = tmp_path / "plan.json"
+    seed, bag = FIXED[difficulty]
+    res = run_cli("easter-island", "--difficulty", difficulty, "--seed", seed, "--bag", bag,
+                  "--time-limit", "60", "--json", "--plan-out", plan_path)
+    assert res.code == 0, res.err
+    data = json.loads(res.out)
+    assert data["verdict"] == "clearable"
+    # The count the plan reaches equals the proven lower bound computed independently of the search.
+    assert data["rounds_upper_bound"] == data["rounds_lower_bound"] and data["min_rounds_proved"]
+    check = run_cli("check-plan", INSTANCES / "easter-island.toml", plan_path, "--json")
+    assert check.code == 0, check.out
+    assert json.loads(check.out)["cleared_round"] == data["min_rounds"]
+
+
+def test_strict_action_reading_pays_an_action_every_round():
+    inst = instance("tiny/tiny-island.toml")
+    answer = analyse(inst, "easy", TINY_SETUP, Rules(strict_action=True), time_limit=30)
+    if answer.plan is not None:
+        assert all(r.action is not None for r in answer.plan.rounds)
+        assert referee_clears(inst, answer) == answer.upper_bound
+
+
+@pytest.mark.parametrize("args, message", [
+    (["--rounds", "0"], "--rounds"),
+    (["--difficulty", "impossible"], "unknown difficulty"),
+    (["--seed", "1", "--setup", "x.toml"], "either --seed or --setup"),
+    (["--bag", "green=3"], "COLOUR=COUNT"),
+])
+def test_impossible_options_exit_2(run_cli, args, message):
+    res = run_cli("easter-island", *args)
+    assert res.code == 2
+    assert message in res.err and "Traceback" not in res.err
+
+
+def test_setup_file_naming_a_missing_ruin_exits_2(run_cli, tmp_path):
+    bad = tmp_path / "setup.toml"
+    bad.write_text('[setup]\n"Green 9" = ["red", "blue"]\n')
+    res = run_cli("easter-island", "--difficulty", "easy", "--setup", bad)
+    assert res.code == 2 and "'Green 9' is not a stop" in res.err
+
+
+def test_malformed_setup_file_exits_2(run_cli, tmp_path):
+    bad = tmp_path / "setup.toml"
+    bad.write_text('[setup\n"Red 3" = ["red"]\n')
+    res = run_cli("easter-island", "--difficulty", "easy", "--setup", bad)
+    assert res.code == 2 and "not valid TOML" in res.err
