@@ -11,20 +11,40 @@ returns a `SteinerResult` whose status is `optimal` only when a proven lower
 bound equals the value of the returned tree (both integers). Hitting the time
 limit gives `feasible` with the best bound known, never a silent guess.
 
-How (see `docs/steiner.md` for the measurements behind these choices):
+How:
 
-1. Reductions that keep at least one optimal tree (degree-1 and degree-2
-   non-terminals, degree-1 terminals, shortest-path and bottleneck Steiner
-   distance tests, and bound-based tests with the heuristic value). On the
-   PACE 2018 instances these remove most of the graph.
-2. A primal heuristic (shortest-path heuristic from several roots, each
-   improved by MST re-spanning and leaf pruning) gives an upper bound.
-3. The reduced instance is solved by a mixed-integer program: arc variables
-   of the bidirected graph plus one continuous flow per terminal (the
-   multi-commodity flow formulation, as strong as the directed cut
-   relaxation), solved with the SCIP shipped in OR-Tools with a zero gap.
-4. The tree is mapped back to the original graph, re-checked (spans the
-   terminals, is a tree) and its weight recomputed from the input graph.
+1. Reductions that keep at least one optimal tree: non-terminals of degree
+   1 and 2, terminals of degree 1, a terminal's lightest edge to another
+   terminal, and shortest-path / bottleneck Steiner distance edge tests.
+2. If the reduced instance is small for its number of terminals k, the
+   Dreyfus-Wagner dynamic program over terminal subsets (numpy-vectorised,
+   about 3^(k-1)/2 * n + 2^(k-1) * n^2 operations) solves it exactly.
+3. Otherwise: shortest-path heuristics with key-path exchange for an upper
+   bound; Wong's dual ascent from every terminal for lower bounds, guided
+   heuristics and reduced-cost elimination of nodes and edges that only
+   trees no better than the incumbent could use; repeat while it shrinks.
+4. Then the DP again if it became cheap enough, else the directed cut LP
+   (seeded with the dual-ascent cuts, separated by max flows) whose
+   reduced costs eliminate more, and finally a directed cut MIP in SCIP
+   with a zero gap, re-solved with new cuts until its tree is connected.
+5. The tree is mapped back to the caller's graph, re-checked (a tree that
+   spans the terminals) and its weight recomputed from the input.
+
+Degree bounds are handled by solving without them first (a lower bound);
+if the tree breaks a bound, a multi-commodity flow MIP with degree rows is
+solved on the graph reduced only by degree-safe reductions.
+
+Measured on the 41 shared PACE 2018 instances (2 cores, shared machine):
+the multi-commodity flow MIP in SCIP (with valid inequalities, after the
+cheap reductions) proved 34 optimal within 60 s each, median 6 s, up to
+46 s; it did not finish the root LP in 60 s on two k=16 instances and a
+dense one (4135 edges), and the four hypercube-like ones (weak LP) stayed
+open. A cut LP grown from scratch
+needed hundreds of rounds on grid-like instances (590 s on instance075);
+seeded with the dual-ascent cuts about a dozen (instance107: 4 s). The DP
+took under 1 s on the hypercube-like instances (n <= 125, k <= 13). This
+pipeline proves all 41; per-instance numbers with both baselines are in
+results/steiner-pace2018.csv.
 """
 from __future__ import annotations
 
@@ -53,8 +73,15 @@ class SteinerResult:
     edges: tree edges with the caller's node ids.
     nodes: tree nodes with the caller's node ids.
     seconds: wall time of the call.
-    method: which path produced the proof ("trivial", "reduction",
-        "mip-flow", "mip-flow-degree", ...).
+    method: which step closed the proof: "trivial" (0 or 1 terminal, or
+        disconnected terminals), "reduction" (the reductions alone left one
+        terminal), "dreyfus-wagner" (subset DP), "dual-ascent" (its bound met
+        the heuristic tree), "lp-cut" (cut LP bound met it), "mip-cut"
+        (directed cut MIP), "mip-flow-degree" (flow MIP with degree
+        bounds), "degree-bounds" (a bound of 0 at a terminal), or
+        "time-limit" when the limit stopped the proof.
+    stats: sizes before/after reductions, bounds and times of the phases
+        (for benchmarks and curiosity; not part of the answer).
     """
 
     status: str
@@ -442,7 +469,7 @@ def _flow_mip(
     if max_deg:
         for v, bound in max_deg.items():
             if v in into:
-                solver.Add(sum(y[a] for a in into[v]) + sum(y[a] for a in out[v]) <= bound)
+                _degree_rows(solver, v == root, bound, [y[a] for a in into[v]], [y[a] for a in out[v]])
     if hint_edges is not None:
         _hint_arcs(solver, y, flows, arcs, edges, root, set(hint_edges))
 
@@ -462,6 +489,23 @@ def _flow_mip(
         bound = value  # SCIP's bound is a float; never claim more than we have
     st = "optimal" if bound is not None and bound >= value else "feasible"
     return _MipOutcome(st, value, bound, chosen, seconds)
+
+
+def _degree_rows(solver, is_root: bool, bound: int, y_in: list, y_out: list) -> None:
+    """Tree degree <= bound, written for the rooted model.
+
+    A non-root node has one entering arc when it is in the tree, so its
+    leaving arcs number at most (bound - 1) times its in-degree. This is
+    much tighter in the LP than in + out <= bound: with bound 2 (a plain
+    track hex) the flow cannot fan out at the node even fractionally
+    (measured on a random 104-hex board: 31 s -> 1 s).
+    """
+    if is_root:
+        solver.Add(solver.Sum(y_out) <= bound)
+        return
+    indeg = solver.Sum(y_in)
+    solver.Add(indeg + solver.Sum(y_out) <= bound)
+    solver.Add(solver.Sum(y_out) <= (bound - 1) * indeg)
 
 
 def _safe_bound(b: float) -> int | None:
@@ -1056,12 +1100,14 @@ class _CutLP:
         if max_deg:
             for v, bound in max_deg.items():
                 if v in self.into:
-                    lp.Add(lp.Sum([self.y[a] for a in self.into[v] + self.out[v]]) <= bound)
+                    _degree_rows(lp, v == root, bound, [self.y[a] for a in self.into[v]],
+                                 [self.y[a] for a in self.out[v]])
         self.cuts: list[frozenset[int]] = []
         self._cut_keys: set[frozenset[int]] = set()
         self.value: float | None = None
         self.values: list[float] = []
         self.rounds = 0
+        self.fresh = False
 
     def add_cut(self, inside: frozenset[int]) -> bool:
         """Add y(arcs entering `inside`) >= 1; False if already present."""
@@ -1072,9 +1118,6 @@ class _CutLP:
         arcs = [a for v in inside for a in self.into[v] if self.arcs[a][0] not in inside]
         self.lp.Add(self.lp.Sum([self.y[a] for a in arcs]) >= 1)
         return True
-
-    def cut_arcs(self, inside: frozenset[int]) -> list[int]:
-        return [a for v in inside for a in self.into[v] if self.arcs[a][0] not in inside]
 
     def solve(self) -> bool:
         from ortools.linear_solver import pywraplp
@@ -1110,17 +1153,31 @@ class _CutLP:
         return [v.reduced_cost() for v in self.y]
 
     def run(self, deadline: float | None, stop_at: int | None = None) -> float | None:
-        """Cut loop until no violated cut, the bound reaches `stop_at`, or time."""
+        """Cut loop until no violated cut, the bound reaches `stop_at`, or time.
+
+        Returns the last LP optimum (a valid lower bound even when cuts are
+        still missing), or None if no LP was solved to optimality. `fresh`
+        tells whether the solver still holds that optimum (for reduced costs).
+        """
+        best = None
         while True:
+            if deadline is not None:
+                left = deadline - time.perf_counter()
+                if left <= 0:
+                    return best
+                self.lp.SetTimeLimit(max(1, int(left * 1000)))
             if not self.solve():
-                return None
+                self.fresh = False
+                return best
+            self.fresh = True
+            best = self.value
             self.rounds += 1
             if stop_at is not None and math.ceil(self.value - 1e-6) >= stop_at:
-                return self.value
+                return best
             if deadline is not None and time.perf_counter() > deadline:
-                return self.value
+                return best
             if self.separate() == 0:
-                return self.value
+                return best
 
 
 # ---------------------------------------------------------------------------
@@ -1539,7 +1596,7 @@ def _lp_phase(wk: _Work, sub: _Sub, eids: list[int], inc: _Incumbent, deadline, 
     for r in sub.terminals[:8]:
         _offer_polished(inc, wk, sub, eids, sub.sph(r, weights), seen)
     ub = inc.sub_bound(wk)
-    if bound >= ub:
+    if bound >= ub or not lp.fresh or _past(deadline):
         stats["lp_seconds"] = time.perf_counter() - t0
         return bound, root_node, lp.cuts
     # reduced-cost elimination. For any tree x satisfying the LP's rows,
@@ -2027,7 +2084,7 @@ def _solve_with_degrees(graph, terms, local, loc, e_list, w_list, c_list, t_list
         try:
             status, value, lb, orig, method = _finish_mip(
                 wk, sub, eids, inc, deadline, stats, lb_free or 0,
-                max_deg={v: wk.max_deg[v] for v in sub.nodes},
+                max_deg={v: wk.max_deg[v] for v in sub.nodes if wk.max_deg[v] < len(sub.adj[v])},
             )
         except _Infeasible:
             return result("infeasible", None, None, [], [], "mip-flow-degree", stats)

@@ -93,7 +93,24 @@ class Board:
         return h if self.is_stop(h) else None
 
     def label(self, h: Hex) -> str:
+        if self.nodes:  # a graph map: nodes are named, not hexes
+            return str(h)
         for table in (self.cities, self.towns, self.exits):
             if h in table:
                 return f"{table[h].name} ({h})"
+        for area in self.areas:  # a zone or organ is one stop, named by its first hex
+            if h == area.hexes[0]:
+                return f"{area.name} ({h})"
         return str(h)
+
+    def area_of(self, h: Hex) -> "Area | None":
+        for area in self.areas:
+            if h in area.hexes:
+                return area
+        return None
+
+    def area_by_name(self, name: str) -> "Area | None":
+        for area in self.areas:
+            if area.name.lower() == name.lower():
+                return area
+        return None

@@ -23,10 +23,10 @@ app = typer.Typer(
 def _register_commands() -> None:
     # Imported here so that `solver.cli` stays importable while a command's
     # heavy dependencies (OR-Tools) load only when the CLI starts.
-    from solver import cli_batch, cli_map, cli_network, cli_solo, cli_steiner
+    from solver import cli_batch, cli_map, cli_multi, cli_network, cli_solo, cli_steiner, cli_zoo
     from solver.desert import cli as desert_cli
 
-    for module in (cli_map, cli_solo, cli_network, cli_steiner, desert_cli, cli_batch, __import__("solver.cli_zoo", fromlist=["register"])):
+    for module in (cli_map, cli_solo, cli_zoo, cli_network, cli_steiner, desert_cli, cli_batch, cli_multi):
         module.register(app)
 
 

@@ -303,8 +303,7 @@ class _Planner:
     def action_options(self, state: GameState) -> list[tuple[str | None, Hex | None]]:
         opts: list[tuple[str | None, Hex | None]] = [(None, None), ("engineer", None)]
         remaining = [(h, c) for h, cubes in state.goods.items() for c in cubes]
-        need = max((self.need_links.get((h, c), 0) for h, c in remaining), default=0)
-        if need > state.locomotive:
+        if self.locomotive_short(state):
             opts.append(("locomotive", None))
         if self.black_town and self.black_town not in state.new_cities and any(c == "black" for _, c in remaining):
             opts.append(("urbanization", None))
@@ -407,6 +406,21 @@ class _Planner:
                 results.append(_Node(done, node.rounds + [full]))
         return results
 
+    def locomotive_short(self, state: GameState) -> bool:
+        """Would a bigger locomotive let a cube go somewhere, now or on the finished network?"""
+        from solver.shipping import candidate_routes, stop_graph
+        adj = stop_graph(state)
+        for h, cubes in state.goods.items():
+            for depth, colour in enumerate(reversed(cubes)):
+                if self.need_links.get((h, colour), 0) > state.locomotive:
+                    return True
+                if depth == 0:
+                    shortest = min((len(r) - 1 for r, _ in candidate_routes(state, h, colour, self.s.max_locomotive, adj)),
+                                   default=0)
+                    if shortest > state.locomotive:
+                        return True
+        return False
+
     def _ship_choices(self, state: GameState) -> list:
         moves = shipments(state)
         def key(m: Ship):
@@ -419,9 +433,7 @@ class _Planner:
         moves.sort(key=key)
         choices: list = list(moves)
         if state.why_illegal(UpgradeLocomotive()) is None:
-            remaining = [(h, c) for h, cubes in state.goods.items() for c in cubes]
-            need = max((self.need_links.get((h, c), 0) for h, c in remaining), default=0)
-            if need > state.locomotive:
+            if self.locomotive_short(state):
                 choices.insert(min(2, len(choices)), UpgradeLocomotive())
         if not choices:
             choices = [Pass()]

@@ -36,6 +36,9 @@ class Hex(NamedTuple):
 
     @property
     def name(self) -> str:
+        return _name(self)
+
+    def _name_uncached(self) -> str:
         n, letters = self.col + 1, ""
         while n:
             n, rem = divmod(n - 1, 26)
@@ -75,6 +78,11 @@ def _parse(cls, name: str) -> Hex:
 
 def _parse_uncached(cls, name) -> Hex:
     return cls._parse_text(name)
+
+
+@lru_cache(maxsize=None)
+def _name(h: Hex) -> str:
+    return h._name_uncached()
 
 
 @lru_cache(maxsize=None)

@@ -17,7 +17,7 @@ from solver.hexgrid import Hex
 from solver.provenance import Provenance, read_provenance
 
 TOP_LEVEL = ("meta", "grid", "graph", "cities", "towns", "exits", "zones", "organs", "impassable", "track",
-             "scenario", "difficulty")
+             "scenario", "difficulty", "map_rules")
 PROVENANCE_KEYS = ("source", "quote", "reason", "sheet", "board")
 FEATURE_KEYS = {
     "cities": ("name", "hex", "colour", "number", "danger", "region"),
@@ -83,6 +83,8 @@ class Instance:
     scenario: Scenario
     difficulties: dict[str, Difficulty]
     provenance: tuple[Provenance, ...] = field(default=())
+    #: optional `[map_rules]`: a map's own numbers and names, each with provenance (multiplayer maps)
+    map_rules: dict[str, Any] = field(default_factory=dict)
 
     def assumptions(self) -> list[Provenance]:
         return [p for p in self.provenance if p.source == "assumed"]
@@ -169,7 +171,7 @@ class _Reader:
             self.fail(f"expected a whole number, got {value!r}", key)
         if kind is bool and not isinstance(value, bool):
             self.fail(f"expected true or false, got {value!r}", key)
-        if kind is not int and not isinstance(value, kind):
+        if kind is not int and kind is not object and not isinstance(value, kind):
             self.fail(f"expected a {kind.__name__}, got {value!r}", key)
         if check:
             problem = check(value)
@@ -265,7 +267,20 @@ def load_instance(path: str | pathlib.Path) -> Instance:
     board = _read_board(r, data, name)
     scenario = _read_scenario(r, data, board)
     difficulties = _read_difficulties(r, data, board, scenario)
-    return Instance(path, board, scenario, difficulties, tuple(r.provenance))
+    map_rules = _read_map_rules(r, data)
+    instance = Instance(path, board, scenario, difficulties, tuple(r.provenance), map_rules)
+    from solver.maps import ruleset_for
+    ruleset_for(scenario.ruleset).check_instance(instance, r.fail)
+    return instance
+
+
+def _read_map_rules(r: _Reader, data: dict) -> dict[str, Any]:
+    """`[map_rules]`: every key a sourced value `{ value = ..., source = ..., quote|reason = ... }`."""
+    table = r.table(data, "map_rules", "map_rules", required=False)
+    out = {}
+    for name in table:
+        out[name] = r.sourced(table, name, f"map_rules.{name}", object)
+    return out
 
 
 # -- board -------------------------------------------------------------------
@@ -427,7 +442,7 @@ def _read_graph_board(r: _Reader, data: dict, name: str) -> Board:
     for kind in ("grid",) + tuple(FEATURE_KEYS):
         if kind in data:
             r.fail(f"a map without hexes ([graph]) has no [{kind}]; hex features need a [grid]", kind)
-    r.only(graph, ("nodes", "edges") + PROVENANCE_KEYS, "graph")
+    r.only(graph, ("nodes", "edges", "cities") + PROVENANCE_KEYS, "graph")
     r.provenance.append(read_provenance(graph, "graph", r.fail))
     nodes = graph.get("nodes")
     if not isinstance(nodes, list) or not nodes or not all(isinstance(n, str) for n in nodes):
@@ -448,7 +463,26 @@ def _read_graph_board(r: _Reader, data: dict, name: str) -> Board:
         if e[0] == e[1]:
             r.fail("an edge must join two different nodes", f"graph.edges[{i}]")
         out.append((e[0], e[1]))
-    return Board(name, {}, nodes=tuple(nodes), edges=tuple(out))
+    cities: dict = {}
+    spec = graph.get("cities", [])
+    if not isinstance(spec, list) or not all(isinstance(c, dict) for c in spec):
+        r.fail("expected a list of { node = ..., colour = ..., number = ... } tables", "graph.cities")
+    for i, item in enumerate(spec):
+        key = f"graph.cities[{i}]"
+        r.only(item, ("node", "colour", "number"), key)
+        node = item.get("node")
+        if node not in known:
+            r.fail(f"unknown node {node!r}", f"{key}.node")
+        if node in cities:
+            r.fail(f"the node {node!r} is already a city", f"{key}.node")
+        colour = item.get("colour")
+        if colour is not None and colour not in COLOURS:
+            r.fail(f"unknown colour {colour!r} (expected one of {', '.join(COLOURS)})", f"{key}.colour")
+        number = item.get("number", "")
+        if isinstance(number, bool) or not isinstance(number, (str, int)):
+            r.fail(f"expected a text or a whole number for 'number', got {number!r}", f"{key}.number")
+        cities[node] = City(node, node, colour, str(number))
+    return Board(name, {}, cities=cities, nodes=tuple(nodes), edges=tuple(out))
 
 
 # -- scenario ----------------------------------------------------------------
@@ -544,7 +578,7 @@ def _read_scenario(r: _Reader, data: dict, board: Board) -> Scenario:
 
 
 KNOWN_ACTIONS = ("engineer", "locomotive", "urbanization", "rapa-nui", "feeding", "production",
-                 "first-move", "first-build", "turn-order-pass")
+                 "first-move", "first-build", "turn-order-pass", "interurban-express")
 
 
 def _read_difficulties(r: _Reader, data: dict, board: Board, scenario: Scenario) -> dict[str, Difficulty]:

@@ -20,6 +20,9 @@ def stop_graph(state) -> dict[Hex, set[tuple[Hex, bool]]]:
             a, b = link.ends
             adj[a].add((b, False))
             adj[b].add((a, False))
+    for a, b in state.ruleset.virtual_hops(state):
+        adj[a].add((b, True))
+        adj[b].add((a, True))
     exits = [h for h in state.board.exits if h in adj]
     if state.scenario.ruleset == "zoo":
         for a in exits:
@@ -29,10 +32,10 @@ def stop_graph(state) -> dict[Hex, set[tuple[Hex, bool]]]:
     return adj
 
 
-def candidate_routes(state, origin: Hex, colour: str, max_links: int):
+def candidate_routes(state, origin: Hex, colour: str, max_links: int, adj=None):
     """Yield (route, teleports) for simple paths that end where the good is accepted."""
     rs = state.ruleset
-    adj = stop_graph(state)
+    adj = stop_graph(state) if adj is None else adj
 
     def dfs(path: list[Hex], teleports: tuple[int, ...], links: int):
         cur = path[-1]
@@ -56,13 +59,15 @@ def candidate_routes(state, origin: Hex, colour: str, max_links: int):
 def shipments(state) -> list[Ship]:
     """Every legal shipment now (without the Zoo discount, and with each possible discount)."""
     rs = state.ruleset
+    adj = stop_graph(state)
     out = []
     for origin, cubes in sorted(state.goods.items()):
         if not cubes:
             continue
         colours = [cubes[-1]] if rs.top_cube_only else sorted(set(cubes))
         for colour in colours:
-            for route, teleports in candidate_routes(state, origin, colour, state.scenario.max_locomotive):
+            # Every ruleset needs at least one locomotive level per link, so longer routes cannot pass.
+            for route, teleports in candidate_routes(state, origin, colour, state.locomotive, adj):
                 variants = [None]
                 if state.action == "feeding" and not state.discount_used:
                     variants += [h for h in route if rs.danger(state, h) > 0]

@@ -86,6 +86,7 @@ class GameState:
     cleared_round: int | None = None
     accounts: dict = field(default_factory=dict)                    # last round's income and expenses
     _links: list[Link] | None = None
+    _pairs: frozenset | None = None
 
     # -- construction ------------------------------------------------------
     @classmethod
@@ -99,8 +100,7 @@ class GameState:
 
     @property
     def ruleset(self):
-        from solver.maps import ruleset_for
-        return ruleset_for(self.instance.scenario.ruleset)
+        return _ruleset_for(self.instance.scenario.ruleset)
 
     @property
     def board(self):
@@ -137,7 +137,15 @@ class GameState:
     def links(self) -> list[Link]:
         if self._links is None:
             self._links = self._trace_links()
+            self._pairs = None
         return self._links
+
+    def linked_pairs(self) -> frozenset[frozenset[Hex]]:
+        """Pairs of stops joined by at least one complete link."""
+        links = self.links()
+        if self._pairs is None:
+            self._pairs = frozenset(frozenset(link.ends) for link in links if link.complete)
+        return self._pairs
 
     def _trace_links(self) -> list[Link]:
         seen: set[frozenset[Hex]] = set()
@@ -234,6 +242,13 @@ class GameState:
             "goods": {str(h): list(c) for h, c in sorted(self.goods.items()) if c},
             "fed": sorted(str(h) for h in self.fed),
         }
+
+
+def _ruleset_for(name: str):
+    from solver.maps import ruleset_for
+    global _ruleset_for
+    _ruleset_for = ruleset_for  # import once, then call the cached registry directly
+    return ruleset_for(name)
 
 
 __all__ = ["GameState", "Rules", "Link", "IllegalMove", "PHASES",

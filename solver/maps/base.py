@@ -18,8 +18,19 @@ class Ruleset:
     top_cube_only = False
 
     # -- set-up and limits -----------------------------------------------------
+    def check_instance(self, instance, fail) -> None:
+        """Map-specific checks of a board file; `fail(message, key)` raises the loader's error."""
+
     def start(self, state) -> None:
         pass
+
+    def max_route_links(self, state) -> int:
+        """How many links the shipment search explores (base: the highest locomotive)."""
+        return state.scenario.max_locomotive
+
+    def virtual_hops(self, state) -> list:
+        """Extra (a, b) hops between stops that are not links (Kansas City's interurban transfer)."""
+        return []
 
     def tile_limit(self, state) -> int:
         s = state.scenario
@@ -236,7 +247,7 @@ class Ruleset:
     def hop_problem(self, state, a: Hex, b: Hex, teleport: bool) -> str | None:
         if teleport:
             return "teleports exist only between exit hexes (Zoo)"
-        if not any(link.complete and set(link.ends) == {a, b} for link in state.links()):
+        if frozenset((a, b)) not in state.linked_pairs():
             return f"no complete link joins {a} and {b}"
         return None
 
