@@ -19,20 +19,19 @@ from __future__ import annotations
 import itertools
 import math
 import time
-from collections import defaultdict
-from dataclasses import dataclass, field
 
 import networkx as nx
 
 from solver.hexgrid import Hex
 from solver.instance import Instance
-from solver.moves import EndBuild, IssueShares, Pass, SelectAction, Ship, UpgradeLocomotive
+from solver.moves import IssueShares, Pass, SelectAction, Ship, UpgradeLocomotive
 from solver.network import Network, cheapest_network
-from solver.plan import Plan, RoundPlan, replay, round_moves, ship_entry
+from solver.plan import Plan, RoundPlan, replay
+from solver.round_search import Node, RoundPlanner, widths
 from solver.setup import Setup
 from solver.solo_report import Answer
 from solver.shipping import shipments
-from solver.state import GameState, IllegalMove, Rules
+from solver.state import GameState, Rules
 
 
 # -- proofs without search ------------------------------------------------------
@@ -130,26 +129,16 @@ def rounds_lower_bound(instance: Instance, setup: Setup, tiles_bound: int) -> tu
 
 # -- the plan search ------------------------------------------------------------
 
-@dataclass
-class _Node:
-    state: GameState
-    rounds: list[RoundPlan]
+class _Planner(RoundPlanner):
+    """Rounds for Easter Island: build the target network link by link, ship, flip, raise the locomotive."""
 
-
-class _Planner:
     def __init__(self, instance: Instance, setup: Setup, rules: Rules, network: Network, black_town: Hex | None,
                  beam_width: int, deadline: float):
-        self.instance, self.setup, self.rules = instance, setup, rules
-        self.links = list(network.links)
-        self.required = len(self.links)  # the first links join all ruins; the rest are shortcuts
-        self.black_town = black_town
-        self.links += self._shortcuts(network)
-        self.beam_width = beam_width
+        self.instance, self.setup, self.black_town = instance, setup, black_town
+        # The first links join all ruins; the rest are optional shortcuts.
+        links = list(network.links) + self._shortcuts(network)
+        super().__init__(instance, setup, rules, links, len(network.links), beam_width, deadline)
         self.max_builds = 8
-        self.limit = instance.scenario.rounds
-        self.deadline = deadline
-        self.s = instance.scenario
-        self.explored = 0
         self.tree = nx.Graph()
         for link in self.links:
             self.tree.add_edge(link[0], link[-1])
@@ -220,23 +209,6 @@ class _Planner:
                 if best is not None:
                     out[(stop, colour)] = best
         return out
-
-    # progress of each target link: how many of its track hexes are built (from its first end)
-    def progress(self, state: GameState) -> list[int]:
-        out = []
-        for link in self.links:
-            n = 0
-            for h in link[1:-1]:
-                if h in state.track:
-                    n += 1
-                else:
-                    break
-            out.append(n)
-        return out
-
-    def tiles_left(self, state: GameState) -> int:
-        """Tiles still missing from the network that must join all ruins."""
-        return sum(len(link) - 2 - p for link, p in zip(self.links[:self.required], self.progress(state)))
 
     def build_options(self, state: GameState, limit: int) -> list[list[str]]:
         """Ways to spend this round's tiles on the target network: whole links, then part of one more.
@@ -323,16 +295,16 @@ class _Planner:
             out.append(o)
         return out
 
-    def successors(self, node: _Node) -> list[_Node]:
+    def successors(self, node: Node) -> list[Node]:
         out = []
         for action, target in self.action_options(self._at_action(node.state)):
             limit = self.s.engineer_tile_limit if action == "engineer" else self.s.tile_limit
             for build in self.build_options(node.state, limit):
                 if action == "urbanization":
                     build = [f"urbanize {self.black_town} black"] + build
-                rnd = self._with_shares(node.state, RoundPlan(0, action, str(target) if target else None, build))
-                if rnd is not None:
-                    out.extend(self._ship_variants(node, rnd))
+                played = self.with_shares(node.state, RoundPlan(0, action, str(target) if target else None, build))
+                if played is not None:
+                    out.extend(self.ship_variants(node, *played, firsts=3, seconds=2))
                 if time.monotonic() > self.deadline:
                     return out
         return out
@@ -342,69 +314,6 @@ class _Planner:
         probe.apply(IssueShares(0))
         probe.cash = 10 ** 6  # only the blockers and targets matter here
         return probe
-
-    def _play(self, state: GameState, rnd: RoundPlan, until_ship: bool = False) -> GameState | None:
-        """Replay one round on a copy; None if the engine refuses any step."""
-        probe = state.clone()
-        try:
-            for step in round_moves(probe, rnd, probe.round):
-                probe.apply(step.move)
-                if until_ship and probe.phase == "ship":
-                    return probe
-            while probe.phase == "ship":
-                probe.apply(Pass())
-        except (IllegalMove, ValueError):
-            return None
-        except Exception as err:  # noqa: BLE001 - bad notation from a candidate is a bug in the planner
-            if type(err).__name__ == "InputError":
-                return None
-            raise
-        return probe
-
-    def _with_shares(self, state: GameState, rnd: RoundPlan) -> RoundPlan | None:
-        """The round with the fewest shares that pay for its action and tiles."""
-        rich = state.clone()
-        rich.cash = 10 ** 6
-        probe = self._play(rich, rnd, until_ship=True)
-        if probe is None:
-            return None
-        action_cost = self.s.action_cost if rnd.action else 0
-        gain = self.s.rapa_nui_cash if rnd.action == "rapa-nui" else 0
-        build_cost = 10 ** 6 - probe.cash - action_cost + gain
-        need = max(action_cost, action_cost - gain + build_cost)
-        shares = max(0, math.ceil((need - state.cash) / self.s.share_price))
-        if state.shares + shares > self.s.max_shares:
-            return None
-        return RoundPlan(shares, rnd.action, rnd.target, rnd.build, [])
-
-    def _ship_variants(self, node: _Node, rnd: RoundPlan) -> list[_Node]:
-        base = self._play(node.state, rnd, until_ship=True)
-        if base is None:
-            return []
-        results = []
-        for first in self._ship_choices(base)[:3]:
-            s1 = base.clone()
-            s1.apply(first)
-            seconds = self._ship_choices(s1)[:2] if s1.phase == "ship" else [None]
-            for second in seconds:
-                done = s1.clone()
-                if second is not None:
-                    done.apply(second)
-                while done.phase == "ship":
-                    done.apply(Pass())
-                entries = [_entry(first)] + ([_entry(second)] if second is not None else [])
-                full = RoundPlan(rnd.shares, rnd.action, rnd.target, rnd.build, entries)
-                if done.accounts.get("shortfall"):
-                    # Issue enough extra shares up front to pay the expenses (each adds $1 of them).
-                    extra = math.ceil(done.accounts["shortfall"] / (self.s.share_price - 1))
-                    if node.state.shares + full.shares + extra <= self.s.max_shares:
-                        richer = RoundPlan(full.shares + extra, full.action, full.target, full.build, entries)
-                        replayed = self._play(node.state, richer)
-                        if replayed is not None:
-                            full, done = richer, replayed
-                self.explored += 1
-                results.append(_Node(done, node.rounds + [full]))
-        return results
 
     def locomotive_short(self, state: GameState) -> bool:
         """Would a bigger locomotive let a cube go somewhere, now or on the finished network?"""
@@ -421,7 +330,7 @@ class _Planner:
                         return True
         return False
 
-    def _ship_choices(self, state: GameState) -> list:
+    def ship_choices(self, state: GameState) -> list:
         moves = shipments(state)
         def key(m: Ship):
             stack = state.goods[m.origin]
@@ -454,47 +363,6 @@ class _Planner:
         return (frozenset(state.track), tuple(sorted((h, tuple(c)) for h, c in state.goods.items())),
                 state.cash, state.income, state.shares, state.locomotive, state.blockers,
                 frozenset(state.new_cities))
-
-    def run(self, max_rounds: int) -> tuple[_Node | None, int]:
-        self.limit = max_rounds
-        start = GameState.new(self.instance, self.setup, self.rules)
-        beam = [_Node(start, [])]
-        for _ in range(max_rounds):
-            children: dict[tuple, _Node] = {}
-            for node in beam:
-                for child in self.successors(node):
-                    if child.state.lost:
-                        continue
-                    sig = self.signature(child.state)
-                    if sig not in children:
-                        children[sig] = child
-                if time.monotonic() > self.deadline:
-                    break
-            cleared = [c for c in children.values() if c.state.cleared_round is not None]
-            if cleared:
-                cleared.sort(key=lambda c: (c.state.shares, -c.state.cash))
-                return cleared[0], self.explored
-            live = [c for c in children.values() if not c.state.is_terminal()]
-            if not live or time.monotonic() > self.deadline:
-                return None, self.explored
-            live.sort(key=lambda c: self.score(c.state))
-            beam = live[: self.beam_width]
-        return None, self.explored
-
-
-def _entry(move) -> object:
-    if isinstance(move, Ship):
-        return ship_entry(move)
-    return "locomotive" if isinstance(move, UpgradeLocomotive) else "pass"
-
-
-def _widths(largest: int) -> list[int]:
-    out, w = [], 2
-    while w < largest:
-        out.append(w)
-        w *= 3
-    return out + [largest]
-
 
 # -- the whole answer -------------------------------------------------------------
 
@@ -556,11 +424,11 @@ def analyse(instance: Instance, difficulty: str, setup: Setup, rules: Rules = Ru
                             "black_new_city_town": str(black_town) if black_town else None})
     # Widen the beam until a plan meets the lower bound or time runs out.
     best_key = None
-    for width in _widths(beam_width):
+    for width in widths(beam_width):
         planner = _Planner(instance, setup, rules, network, black_town, width, deadline)
-        found, explored = planner.run(answer.upper_bound - 1 if answer.upper_bound else limit)
+        found = planner.run(answer.upper_bound - 1 if answer.upper_bound else limit)
         answer.search["beam_widths"].append(width)
-        answer.search["round_plans_tried"] += explored
+        answer.search["round_plans_tried"] += planner.explored
         if found is not None:
             plan = Plan(instance.board.name, difficulty, rules, setup, found.rounds)
             check = replay(instance, plan)  # the referee, not the planner, says whether it clears
@@ -577,9 +445,9 @@ def analyse(instance: Instance, difficulty: str, setup: Setup, rules: Rules = Ru
     # With the round count settled, a wider beam looks for fewer shares and more cash.
     if answer.plan is not None and time.monotonic() < deadline and polish_width:
         planner = _Planner(instance, setup, rules, network, black_town, polish_width, deadline)
-        found, explored = planner.run(answer.upper_bound)
+        found = planner.run(answer.upper_bound)
         answer.search["polish_width"] = polish_width
-        answer.search["round_plans_tried"] += explored
+        answer.search["round_plans_tried"] += planner.explored
         if found is not None:
             plan = Plan(instance.board.name, difficulty, rules, setup, found.rounds)
             check = replay(instance, plan)

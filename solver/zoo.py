@@ -33,15 +33,15 @@ from dataclasses import dataclass
 
 import networkx as nx
 
-from solver.errors import InputError
 from solver.hexgrid import Hex
 from solver.instance import Instance
 from solver.moves import Pass, Ship, UpgradeLocomotive
 from solver.network import Network, board_graph, cheapest_network
-from solver.plan import Plan, RoundPlan, replay, round_moves, ship_entry
+from solver.plan import Plan, RoundPlan, replay, round_moves
+from solver.round_search import Node, RoundPlanner, widths
 from solver.setup import Setup
 from solver.solo_report import Answer
-from solver.state import GameState, IllegalMove, Rules
+from solver.state import GameState, Rules
 from solver.zoo_routes import INF, StopGraph, _least_from, feedings, least_locomotive
 
 BIG_LOCO = 99  # for diagnostics: how large a locomotive a route would need, without the cap
@@ -440,25 +440,15 @@ def shortcuts(instance: Instance, links: list[tuple[Hex, ...]], max_tiles: int =
 
 # -- the plan search ----------------------------------------------------------------------
 
-@dataclass
-class _Node:
-    state: GameState
-    rounds: list[RoundPlan]
+class _Planner(RoundPlanner):
+    """Rounds for the Zoo: build toward the areas still unfed, then the two most useful feedings."""
 
-
-class _Planner:
     def __init__(self, instance: Instance, setup: Setup, rules: Rules, links: list[tuple[Hex, ...]], required: int,
                  beam_width: int, deadline: float):
-        self.instance, self.setup, self.rules = instance, setup, rules
-        self.s = instance.scenario
-        self.links = list(links)
-        self.required = required
-        self.beam_width = beam_width
-        self.deadline = deadline
+        super().__init__(instance, setup, rules, links, required, beam_width, deadline)
         self.max_builds = 6
         self.weights = (1.0, 0.2, 1.2)  # how the beam weighs tiles left, money and shares
         self.max_allocations = 16
-        self.explored = 0
         self.areas = areas_to_feed(instance)
         full = GameState.new(instance, setup, rules)
         for link in self.links:
@@ -468,27 +458,11 @@ class _Planner:
         self.full = full
         self.full_table = least_locomotive(full, origins=sorted(instance.board.cities))
         self._needed: dict[tuple, int] = {}
-        self._moves: dict[tuple, list] = {}
         self.feeders: dict[Hex, list[tuple[Hex, int, int]]] = {}
         for (o, d), (plain, disc) in self.full_table.items():
             self.feeders.setdefault(d, []).append((o, INF if plain is None else plain, INF if disc is None else disc))
 
     # -- building ---------------------------------------------------------------------
-    def progress(self, state: GameState) -> list[int]:
-        out = []
-        for link in self.links:
-            n = 0
-            for h in link[1:-1]:
-                if state.track.get(h) is not None:
-                    n += 1
-                else:
-                    break
-            out.append(n)
-        return out
-
-    def tiles_left(self, state: GameState) -> int:
-        return sum(len(link) - 2 - p for link, p in zip(self.links[:self.required], self.progress(state)))
-
     def build_options(self, state: GameState, limit: int, bonus: int) -> list[list[str]]:
         prog = self.progress(state)
         blocked = {h for h in state.track}
@@ -584,20 +558,20 @@ class _Planner:
         out = [a for a in opts if a in self.s.actions]
         return out or [None]
 
-    def successors(self, node: _Node) -> list[_Node]:
+    def successors(self, node: Node) -> list[Node]:
         """Each action with its most useful builds (judged by the feedings they open), then the shipments."""
         out = []
         for action in self.action_options(node.state):
             limit = self.s.engineer_tile_limit if action == "engineer" else self.s.tile_limit
             played = []
             for order, build in enumerate(self.build_options(node.state, limit, node.state.bonus_tiles)):
-                result = self._with_shares(node.state, RoundPlan(0, action, None, build))
+                result = self.with_shares(node.state, RoundPlan(0, action, None, build))
                 if result is not None:
                     rnd, base = result
                     played.append((-self.openings(base), order, rnd, base))
             played.sort(key=lambda p: p[:2])
             for _, _, rnd, base in played[: self.max_builds]:
-                out.extend(self._ship_variants(node, rnd, base))
+                out.extend(self.ship_variants(node, rnd, base, firsts=4, seconds=3))
                 if time.monotonic() > self.deadline:
                     return out
         return out
@@ -614,74 +588,7 @@ class _Planner:
                     return 2
         return best
 
-    def _play(self, state: GameState, rnd: RoundPlan, until_ship: bool = False) -> GameState | None:
-        probe = state.clone()
-        key = (rnd.shares, rnd.action, tuple(rnd.build), tuple(map(str, rnd.ship)))
-        moves = self._moves.get(key)
-        try:
-            if moves is None:
-                moves = self._moves[key] = [step.move for step in round_moves(probe, rnd, probe.round)]
-            for move in moves:
-                probe.apply(move)
-                if until_ship and probe.phase == "ship":
-                    return probe
-            while probe.phase == "ship":
-                probe.apply(Pass())
-        except (IllegalMove, ValueError, InputError):
-            return None
-        return probe
-
-    def _with_shares(self, state: GameState, rnd: RoundPlan) -> tuple[RoundPlan, GameState] | None:
-        """The round with the fewest shares that pay for its tiles, and the state when shipping starts.
-
-        The build is played once with unlimited cash; with the shares issued up
-        front cash only falls during the build, so it is legal with real cash
-        exactly when the cash left is not negative (the referee re-checks the plan).
-        """
-        rich = state.clone()
-        rich.cash = 10 ** 6
-        probe = self._play(rich, rnd, until_ship=True)
-        if probe is None:
-            return None
-        need = 10 ** 6 - probe.cash
-        shares = max(0, math.ceil((need - state.cash) / self.s.share_price))
-        if state.shares + shares > self.s.max_shares:
-            return None
-        probe.cash = state.cash + shares * self.s.share_price - need
-        probe.shares = state.shares + shares
-        return RoundPlan(shares, rnd.action, None, rnd.build, []), probe
-
-    def _ship_variants(self, node: _Node, rnd: RoundPlan, base: GameState) -> list[_Node]:
-        # Shipments come from the route search, whose routes the tests check against the ruleset;
-        # here they are applied without the check (the referee replays the whole plan at the end).
-        apply = base.ruleset.apply
-        results = []
-        firsts = self._ship_choices(base)[:4]
-        for first in firsts:
-            s1 = base.clone()
-            apply(s1, first)
-            seconds = self._ship_choices(s1)[:3] if s1.phase == "ship" else [None]
-            for second in seconds:
-                done = s1.clone()
-                if second is not None:
-                    apply(done, second)
-                while done.phase == "ship":
-                    apply(done, Pass())
-                entries = [_entry(first)] + ([_entry(second)] if second is not None else [])
-                full = RoundPlan(rnd.shares, rnd.action, None, rnd.build, entries)
-                self.explored += 1
-                results.append(_Node(done, node.rounds + [full]))
-                if done.accounts.get("shortfall"):
-                    extra = math.ceil(done.accounts["shortfall"] / (self.s.share_price - 1))
-                    if node.state.shares + full.shares + extra <= self.s.max_shares:
-                        richer = RoundPlan(full.shares + extra, full.action, None, full.build, entries)
-                        replayed = self._play(node.state, richer)
-                        if replayed is not None:
-                            self.explored += 1
-                            results.append(_Node(replayed, node.rounds + [richer]))
-        return results
-
-    def _ship_choices(self, state: GameState) -> list:
+    def ship_choices(self, state: GameState) -> list:
         exit_pending = not state.exit_used
         options = feedings(state)
         fresh = [f for f in options if f.destination not in state.fed]
@@ -723,51 +630,11 @@ class _Planner:
         return (frozenset(state.track), frozenset(state.fed), tuple(sorted((h, len(c)) for h, c in state.goods.items())),
                 state.cash, state.income, state.shares, state.locomotive, state.bonus_tiles)
 
-    def run(self, max_rounds: int) -> _Node | None:
-        start = GameState.new(self.instance, self.setup, self.rules)
-        beam = [_Node(start, [])]
-        for _ in range(max_rounds):
-            children: dict[tuple, _Node] = {}
-            for node in beam:
-                for child in self.successors(node):
-                    if child.state.lost:
-                        continue
-                    sig = self.signature(child.state)
-                    if sig not in children:
-                        children[sig] = child
-                if time.monotonic() > self.deadline:
-                    break
-            cleared = [c for c in children.values() if c.state.cleared_round is not None]
-            if cleared:
-                cleared.sort(key=lambda c: (c.state.shares, -c.state.cash))
-                return cleared[0]
-            live = [c for c in children.values() if not c.state.is_terminal()]
-            # A state with more unfed areas than the rounds left can feed is dropped.
-            per = self.s.shipments_per_round
-            live = [c for c in live if math.ceil(sum(1 for h in self.areas if h not in c.state.fed) / per)
-                    <= max_rounds - len(c.rounds)]
-            if not live or time.monotonic() > self.deadline:
-                return None
-            live.sort(key=lambda c: self.score(c.state))
-            beam = live[: self.beam_width]
-        return None
+    def keep(self, node: Node, max_rounds: int) -> bool:
+        # A state with more unfed areas than the rounds left can feed is dropped.
+        unfed = sum(1 for h in self.areas if h not in node.state.fed)
+        return math.ceil(unfed / self.s.shipments_per_round) <= max_rounds - len(node.rounds)
 
-
-def _entry(move) -> object:
-    if isinstance(move, Ship):
-        return ship_entry(move)
-    return "locomotive" if isinstance(move, UpgradeLocomotive) else "pass"
-
-
-def _widths(largest: int) -> list[int]:
-    out, w = [], 2
-    while w < largest:
-        out.append(w)
-        w *= 3
-    return out + [largest]
-
-
-# -- the whole answer ------------------------------------------------------------------------
 
 def target_networks(instance: Instance, rules: Rules, proven: Network | None) -> list[tuple[str, list]]:
     """Candidate networks for the planner: heuristic trees from the safest areas (and a proven one, if given)."""
@@ -854,14 +721,14 @@ def analyse(instance: Instance, difficulty: str, setup: Setup, rules: Rules = Ru
                 break
 
     # 1. Heuristic networks first (cheap to make), widening the beam.
-    search(target_networks(instance, rules, None), _widths(beam_width))
+    search(target_networks(instance, rules, None), widths(beam_width))
     # 2. The proven cheapest networks: reported, and searched too while the minimum is open.
     networks(answer)
     if answer.upper_bound != lower and time.monotonic() < deadline:
         proven = [("proven cheapest network joining all animal areas", network_links(instance, answer.network))]
         proven += [("proven cheapest network with teleports", network_links(instance, n))
                    for _, n in answer.extra_networks]
-        search([(n, l) for n, l in proven if l], _widths(beam_width))
+        search([(n, l) for n, l in proven if l], widths(beam_width))
     # 3. With the round count settled, a wider beam on the best network looks for fewer shares, more cash.
     if answer.plan is not None and best["target"] is not None and polish_width:
         name, links = best["target"]
@@ -889,7 +756,7 @@ def analyse(instance: Instance, difficulty: str, setup: Setup, rules: Rules = Ru
     return answer
 
 
-def _accept(instance, difficulty, setup, rules, found: _Node, answer: Answer, best_key):
+def _accept(instance, difficulty, setup, rules, found: Node, answer: Answer, best_key):
     """Replay the plan through the referee; keep it if it beats the best (rounds, shares, -cash)."""
     plan = Plan(instance.board.name, difficulty, rules, setup, found.rounds)
     check = replay(instance, plan)

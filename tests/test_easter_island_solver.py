@@ -75,28 +75,38 @@ def test_lower_bound_counts_shipments_and_tiles():
     assert lower == 19  # 3 tiles a round, 4 in Engineer rounds (one in four): 18 rounds give 54 + 5 = 59 < 60
 
 
-# Fixed setups without purple cubes (the default bag's purple cubes make most draws unclearable).
-FIXED = {  # difficulty: (seed, bag)
-    "easy": (4, "red=20,blue=20,yellow=20,black=16"),
-    "normal": (4, "red=20,blue=20,yellow=20,black=16"),
-    "hard": (1, "red=20,blue=20,yellow=20,black=16"),
-}
+# Fixed setups drawn without purple cubes (the default bag's purple cubes make most draws
+# unclearable), solved with the narrowest beam so the answer does not depend on the
+# machine's speed.
+NO_PURPLE = "red=20,blue=20,yellow=20,black=16"
+FIXED = {"easy": 2, "normal": 5, "hard": 5}
 
 
 @pytest.mark.parametrize("difficulty", ["easy", "normal", "hard"])
-def test_each_difficulty_fixed_setup_plan_passes_the_referee_and_meets_the_bound(difficulty, run_cli, tmp_path):
+def test_each_difficulty_fixed_setup_plan_passes_the_referee_and_meets_the_bound(difficulty):
+    from solver.setup import draw_setup, parse_bag
+    inst = instance("easter-island.toml")
+    setup = draw_setup(inst, difficulty, FIXED[difficulty], parse_bag(NO_PURPLE))
+    answer = analyse(inst, difficulty, setup, time_limit=120, beam_width=2, polish_width=0)
+    assert answer.verdict == "clearable"
+    # The bound is computed without the search: cubes per round and tiles per round.
+    cubes = sum(len(c) for c in setup.values())
+    assert answer.lower_bound == -(-cubes // 2)
+    assert answer.upper_bound == answer.lower_bound and answer.min_rounds_proved
+    assert referee_clears(inst, answer) == answer.lower_bound
+
+
+def test_cli_plan_out_is_accepted_by_check_plan(run_cli, tmp_path):
     plan_path = tmp_path / "plan.json"
-    seed, bag = FIXED[difficulty]
-    res = run_cli("easter-island", "--difficulty", difficulty, "--seed", seed, "--bag", bag,
-                  "--time-limit", "60", "--json", "--plan-out", plan_path)
+    res = run_cli("easter-island", "--difficulty", "easy", "--seed", FIXED["easy"], "--bag", NO_PURPLE,
+                  "--time-limit", "120", "--json", "--plan-out", plan_path)
     assert res.code == 0, res.err
     data = json.loads(res.out)
-    assert data["verdict"] == "clearable"
-    # The count the plan reaches equals the proven lower bound computed independently of the search.
-    assert data["rounds_upper_bound"] == data["rounds_lower_bound"] and data["min_rounds_proved"]
+    assert data["verdict"] == "clearable" and data["plan"] is not None
     check = run_cli("check-plan", INSTANCES / "easter-island.toml", plan_path, "--json")
     assert check.code == 0, check.out
-    assert json.loads(check.out)["cleared_round"] == data["min_rounds"]
+    assert json.loads(check.out)["cleared_round"] == data["rounds_upper_bound"]
+    assert data["assumed_values"][-1]["key"] == "--bag"
 
 
 def test_strict_action_reading_pays_an_action_every_round():
