@@ -35,11 +35,12 @@ if the tree breaks a bound, a multi-commodity flow MIP with degree rows is
 solved on the graph reduced only by degree-safe reductions.
 
 Measured on the 41 shared PACE 2018 instances (2 cores, shared machine):
-the multi-commodity flow MIP in SCIP (with valid inequalities, after the
-cheap reductions) proved 34 optimal within 60 s each, median 6 s, up to
-46 s; it did not finish the root LP in 60 s on two k=16 instances and a
-dense one (4135 edges), and the four hypercube-like ones (weak LP) stayed
-open. A cut LP grown from scratch
+the multi-commodity flow MIP in SCIP (with the valid inequalities of
+`_flow_mip(strengthen=True)`, after the cheap reductions) proved 34
+optimal within 60 s each, median 6 s, up to 46 s; it did not finish the
+root LP in 60 s on two k=16 instances and a dense one (4135 edges), and
+the four hypercube-like ones (weak LP) stayed open. The plain model on the
+unreduced graph (the benchmark baseline) also proves 34 within 30 s. A cut LP grown from scratch
 needed hundreds of rounds on grid-like instances (590 s on instance075);
 seeded with the dual-ascent cuts about a dozen (instance107: 4 s). The DP
 took under 1 s on the hypercube-like instances (n <= 125, k <= 13). This
@@ -377,7 +378,7 @@ def _flow_mip(
     terminals: list[int],
     *,
     time_limit: float | None,
-    strengthen: bool = True,
+    strengthen: bool = False,
     max_deg: dict[int, int] | None = None,
     hint_edges: Iterable[int] | None = None,
     threads: int = 1,
@@ -392,10 +393,12 @@ def _flow_mip(
     entering arc), so the objective stays linear and exact.
 
     `strengthen` adds the usual valid inequalities: in-degree 1 at terminals
-    and <= 1 at other nodes, y_uv + y_vu <= 1, a non-terminal with an
-    entering arc must have a leaving one and vice versa (flow balance), and
-    flows out of the root only / never into the root. The plain variant is
-    the benchmark baseline.
+    and <= 1 at other nodes, y_uv + y_vu <= 1, and flow balance (a
+    non-terminal that is entered must be left and vice versa). Off by
+    default: measured, SCIP is faster without them (six random 273-hex
+    boards with degree bounds: 5 s instead of 17 s in all; PACE instance101:
+    5 s instead of 46 s). The plain model is also the benchmark baseline.
+    Degree bounds (`max_deg`) always add their rows, see `_degree_rows`.
 
     The gap is zero and the answer is re-checked: the status is "optimal"
     only if ceil(SCIP's dual bound) >= the integer value of the tree.
@@ -478,13 +481,32 @@ def _flow_mip(
     if status == pywraplp.Solver.INFEASIBLE:
         return _MipOutcome("infeasible", None, None, [], seconds)
     if status not in (pywraplp.Solver.OPTIMAL, pywraplp.Solver.FEASIBLE):
-        bound = _safe_bound(objective.BestBound())
+        bound = _safe_bound(objective.BestBound() + cost[root])
         return _MipOutcome("unknown", None, bound, [], seconds)
-    chosen = sorted({arcs[a][2] for a in range(len(arcs)) if y[a].solution_value() > 0.5})
-    value = sum(edges[i][2] for i in chosen)
-    tree_nodes = {root} | {edges[i][0] for i in chosen} | {edges[i][1] for i in chosen}
-    value += sum(cost[v] for v in tree_nodes)
-    bound = _safe_bound(objective.BestBound())
+    # The tree is what the root reaches through chosen arcs (free arcs off
+    # the flow paths may be switched on too), without non-terminal leaves.
+    sub = _Sub(nodes, edges, cost, terminals)
+    out_chosen: dict[int, list[int]] = {}
+    for a in range(len(arcs)):
+        if y[a].solution_value() > 0.5:
+            out_chosen.setdefault(arcs[a][0], []).append(a)
+    reach = {root}
+    stack = [root]
+    tree_edges = []
+    while stack:
+        x = stack.pop()
+        for a in out_chosen.get(x, ()):
+            h = arcs[a][1]
+            if h not in reach:
+                reach.add(h)
+                tree_edges.append(arcs[a][2])
+                stack.append(h)
+    if any(t not in reach for t in terminals):  # pragma: no cover - flows forbid it
+        raise RuntimeError("internal error: flow MIP solution does not reach every terminal")
+    chosen = sorted(sub.prune(tree_edges))
+    value = sub.value(chosen)
+    # the root has no entering arc, so its cost is a constant outside the objective
+    bound = _safe_bound(objective.BestBound() + cost[root])
     if bound is not None and bound > value:
         bound = value  # SCIP's bound is a float; never claim more than we have
     st = "optimal" if bound is not None and bound >= value else "feasible"
@@ -1125,7 +1147,8 @@ class _CutLP:
         status = self.lp.Solve()
         if status != pywraplp.Solver.OPTIMAL:
             return False
-        self.value = self.lp.Objective().Value()
+        # the root has no entering arc: its cost is a constant outside the objective
+        self.value = self.lp.Objective().Value() + self.sub.cost[self.root]
         self.values = [v.solution_value() for v in self.y]
         return True
 
@@ -1784,7 +1807,7 @@ def _cut_mip(sub: _Sub, root: int, cuts: Iterable[frozenset[int]], hint: list[in
             if stats is not None:
                 stats["cut_mip_solves"] = iterations
             return _MipOutcome("infeasible", None, None, [], time.perf_counter() - t0)
-        bound = _safe_bound(solver.Objective().BestBound())
+        bound = _safe_bound(solver.Objective().BestBound() + sub.cost[root])
         if bound is not None:
             best_bound = bound if best_bound is None else max(best_bound, bound)
         if status not in (pywraplp.Solver.OPTIMAL, pywraplp.Solver.FEASIBLE):

@@ -262,13 +262,15 @@ def test_random_degree_bounded_graphs_match_enumeration():
         checked += 1
 
 
-def test_flow_mip_alone_agrees_with_enumeration():
+@pytest.mark.parametrize("strengthen", [False, True])
+def test_flow_mip_alone_agrees_with_enumeration(strengthen):
     # the baseline of the benchmark must be a correct solver too
     rng = random.Random(11)
     for _ in range(8):
-        g, terms = random_instance(rng, 7, 0.5, with_costs=False)
+        g, terms = random_instance(rng, 7, 0.5, with_costs=True)
         edges = [(u, v, d["weight"]) for u, v, d in g.edges(data=True)]
-        out = steiner._flow_mip(list(g.nodes), edges, {v: 0 for v in g}, terms, time_limit=30, strengthen=False)
+        cost = {v: g.nodes[v]["cost"] for v in g}
+        out = steiner._flow_mip(list(g.nodes), edges, cost, terms, time_limit=30, strengthen=strengthen)
         assert out.status == "optimal" and out.value == brute_force(g, terms)
 
 
