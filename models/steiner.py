@@ -40,7 +40,8 @@ the multi-commodity flow MIP in SCIP (with the valid inequalities of
 optimal within 60 s each, median 6 s, up to 46 s; it did not finish the
 root LP in 60 s on two k=16 instances and a dense one (4135 edges), and
 the four hypercube-like ones (weak LP) stayed open. The plain model on the
-unreduced graph (the benchmark baseline) also proves 34 within 30 s. A cut LP grown from scratch
+unreduced graph (the benchmark baseline) proves 33-34 within 30 s each,
+depending on machine load. A cut LP grown from scratch
 needed hundreds of rounds on grid-like instances (590 s on instance075);
 seeded with the dual-ascent cuts about a dozen (instance107: 4 s). The DP
 took under 1 s on the hypercube-like instances (n <= 125, k <= 13). This
