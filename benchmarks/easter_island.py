@@ -39,7 +39,7 @@ def greedy(inst, difficulty, setup, time_limit):
     t0 = time.monotonic()
     network, town = target_network(inst, setup, time_limit / 4)
     planner = _Planner(inst, setup, Rules(), network, town, 1, t0 + time_limit)
-    found, _ = planner.run(inst.scenario.rounds)
+    found = planner.run(inst.scenario.rounds)
     rounds = None
     if found is not None:
         result = replay(inst, Plan(inst.board.name, difficulty, Rules(), setup, found.rounds))
