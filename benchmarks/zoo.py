@@ -31,7 +31,6 @@ from __future__ import annotations
 
 import argparse
 import csv
-import dataclasses
 import pathlib
 import random
 import statistics
@@ -54,16 +53,6 @@ FIELDS = ["variant", "seed", "exits", "dangers", "verdict", "min_rounds", "round
           "seconds", "networks_computed", "network_seconds",
           "table_pairs", "table_ms", "plain_bfs_ms", "bfs_time_ratio",
           "dense_pairs", "dense_table_ms", "dense_plain_bfs_ms", "dense_bfs_time_ratio", "tables_agree"]
-
-
-def shuffled_dangers(inst, seed: int):
-    """The board with its danger levels permuted among the animal areas (numbers from the instance file)."""
-    rng = random.Random(seed)
-    hexes = sorted(inst.board.cities)
-    dangers = [inst.board.cities[h].danger for h in hexes]
-    rng.shuffle(dangers)
-    cities = {h: dataclasses.replace(inst.board.cities[h], danger=d) for h, d in zip(hexes, dangers)}
-    return dataclasses.replace(inst, board=dataclasses.replace(inst.board, cities=cities))
 
 
 def time_tables(state, origins) -> tuple[int, float, float, bool]:
@@ -102,7 +91,7 @@ def main() -> None:
     print(",".join(FIELDS), flush=True)
     for variant in args.variants.split(","):
         for seed in range(1, args.seeds + 1):
-            inst = base if variant == "setup" else shuffled_dangers(base, seed)
+            inst = base if variant == "setup" else zoo.shuffled_dangers(base, seed)
             setup = draw_setup(inst, "standard", seed)
             for exits in ("designer", "strict"):
                 rules = Rules(strict_exits=exits == "strict")

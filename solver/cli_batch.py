@@ -19,6 +19,7 @@ def batch(
     time_limit: float = typer.Option(60.0, "--time-limit", min=0.1, help="Seconds per solve."),
     instance: Optional[Path] = typer.Option(None, "--instance", help="Board file for the scenario (default: the shipped one)."),
     bag: Optional[str] = typer.Option(None, "--bag", help="Easter Island: draw cubes from this bag, e.g. 'red=20,blue=20,yellow=20,black=16'."),
+    shuffle_dangers: bool = typer.Option(False, "--shuffle-dangers", help="Zoo: each seed also shuffles the danger levels among the animal areas."),
     quiet: bool = typer.Option(False, "--quiet", "-q", help="No progress bar."),
     json_out: bool = typer.Option(False, "--json", help="Print the final counts as JSON."),
 ) -> None:
@@ -27,7 +28,10 @@ def batch(
     from solver.errors import InputError
     if workers and scheduler:
         raise InputError("give either --workers or --scheduler, not both", "--workers/--scheduler")
-    options = {"instance": str(instance) if instance else None, "bag": bag}
+    if shuffle_dangers and scenario != "zoo":
+        raise InputError("--shuffle-dangers is for the zoo", "--shuffle-dangers")
+    options = {"instance": str(instance) if instance else None, "bag": bag,
+               "shuffle_dangers": True if shuffle_dangers else None}
     b = make_batch(scenario, difficulty, seeds, time_limit, str(out), options)
     counts = run_batch(b, workers, scheduler, quiet)
     data = {"out": str(out), "tasks": len(b.tasks), **counts}

@@ -74,10 +74,12 @@ def sentence(difficulty: str, s: dict, kind: str) -> str:
     name = difficulty.replace("-", " ").capitalize()
     if kind == "score":
         r3 = s["reach_3_stars"]
-        return (f"{name}: 3 stars are reachable in {100 * r3['share']:.0f}% of setups "
-                f"(95% CI {100 * r3['ci95'][0]:.0f}-{100 * r3['ci95'][1]:.0f}%), median score {s['median_score']}.")
+        return (f"{name}: 3 stars reached (a layout the scorer accepts) in {100 * r3['share']:.0f}% of setups "
+                f"(95% CI {100 * r3['ci95'][0]:.0f}-{100 * r3['ci95'][1]:.0f}%), median best score {s['median_score']}; "
+                f"the others are not proved out of reach unless the solver finished ({s['solved']} did).")
     if s["share_clearable"] is None:
-        return f"{name}: no setup was answered with proof ({s['verdict_unknown']} unknown)."
+        return (f"{name}: no setup was answered with proof ({s['unknown']} unknown, "
+                f"{s['failed']} failed).")
     text = (f"{name} is clearable in {100 * s['share_clearable']:.0f}% of setups "
             f"(95% CI {100 * s['ci95'][0]:.0f}-{100 * s['ci95'][1]:.0f}%)")
     if s["median_rounds"] is not None:
@@ -144,7 +146,7 @@ def write_report(run_dir: str | pathlib.Path) -> dict:
         if kind == "score":
             for stars in (1, 2, 3):
                 r = s[f"reach_{stars}_stars"]
-                md.append(f"- {stars} star(s) reachable: {r['count']} ({100 * r['share']:.0f}%, "
+                md.append(f"- {stars} star(s) reached: {r['count']} ({100 * r['share']:.0f}%, "
                           f"95% CI {100 * r['ci95'][0]:.0f}-{100 * r['ci95'][1]:.0f}%)")
             md += ["", "| seed | score | stars |", "| --- | --- | --- |"]
             md += [f"| {h['seed']} | {h['score']} | {h['stars']} |" for h in s["hardest"]]

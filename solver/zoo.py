@@ -893,3 +893,44 @@ def zoo_answer_json(instance: Instance, difficulty: str, setup: Setup, answer: A
 
 def _hx(name: str) -> Hex:
     return Hex.parse(name)
+
+
+def shuffled_dangers(inst: Instance, seed: int) -> Instance:
+    """The board with its danger levels permuted among the animal areas (numbers from the instance file).
+
+    Colours of food do not matter in the Zoo, so a seed alone changes nothing;
+    designers asking "does it depend on where the lion is?" shuffle the dangers.
+    """
+    import dataclasses
+    import random
+
+    rng = random.Random(seed)
+    hexes = sorted(inst.board.cities)
+    dangers = [inst.board.cities[h].danger for h in hexes]
+    rng.shuffle(dangers)
+    cities = {h: dataclasses.replace(inst.board.cities[h], danger=d) for h, d in zip(hexes, dangers)}
+    return dataclasses.replace(inst, board=dataclasses.replace(inst.board, cities=cities))
+
+
+def batch_solve(difficulty: str, seed: int, time_limit: float, instance: str | None = None,
+                shuffle_dangers: bool = False, strict_exits: bool = False, **_ignored) -> dict:
+    """One batch task: the seed draws the food (and, if asked, shuffles the danger levels)."""
+    from solver.cli_solo import default_instance
+    from solver.instance import load_instance
+    from solver.setup import draw_setup
+
+    inst = load_instance(instance or default_instance("zoo"))
+    if shuffle_dangers:
+        inst = shuffled_dangers(inst, seed)
+    setup = draw_setup(inst, difficulty, seed)
+    a = analyse(inst, difficulty, setup, Rules(strict_exits=strict_exits), time_limit=time_limit)
+    end = a.end_state or {}
+    return {
+        "verdict": a.verdict,
+        "proved": a.verdict != "unknown" and (a.verdict == "not clearable" or a.min_rounds_proved),
+        "min_rounds": a.upper_bound if a.min_rounds_proved else None,
+        "rounds_lower_bound": a.lower_bound, "rounds_upper_bound": a.upper_bound,
+        "shares": end.get("shares"), "cash": end.get("cash"), "track_cost": end.get("spent_on_track"),
+        "network_cost": a.network.cost if a.network else None, "impossible": a.impossible,
+        "dangers": {inst.board.cities[h].name: inst.board.cities[h].danger for h in sorted(inst.board.cities)},
+    }

@@ -1,0 +1,878 @@
+"""CP-SAT model of a Railroad Tiles Desert solo game's layout.
+
+Given the tiles offered each round (one column per round when the tiles are
+fixed, or the three market columns when the solver also chooses the column),
+the active placement tokens of each round, a challenge and a bounded play area,
+:func:`build_model` builds a model whose solutions are legal games (tile
+positions, rotations, placement order, pawns) meeting the mission, scored
+exactly as :mod:`solver.desert.scoring` scores them.  The solver never judges
+its own answers: :func:`solve` turns a solution into a layout file that the
+independent referee replays.
+
+How the rules are encoded (each constraint below names the rule it encodes):
+
+* Placement order.  Every tile gets an order number inside its round's band;
+  each tile but the start tile has a *parent*, a neighbour with a smaller order
+  number (it touched the play area when placed).  The parent must be of the
+  same kind (the Desert same-kind rule), except for the one *first Desert
+  tile*.  Following parents from any Desert tile ends at the first Desert tile,
+  which therefore is the earliest one.
+* Networks at the time a pawn is placed are certified by flows: a pawn scores
+  one point per unit of flow that reaches, through routes present by its
+  round, a Desert Station (camels: through trails only) or an earlier pawn of
+  its kind (cars, trains, travelers).  Flows never overstate a network, and the
+  solver maximises, so the points are exact.
+* Active landmarks send one unit of flow each through trails to a Desert Station.
+* Landmark sets: with set points growing by non-decreasing steps (checked by the
+  ruleset loader), the best split into sets of different types scores
+  ``sum_j step_j * c_(j)`` (counts sorted down), which equals the minimum over
+  all ways to pair the steps with the types; so ``points <= sum`` for every pairing.
+* The largest rectangle is a chosen block of rows x columns that is fully occupied.
+* Symmetry: the play area touches the box's first row and column; in a square box
+  the start tile keeps rotation 0 (turning the whole play area changes nothing).
+* Bounds: each score term also gets a static upper bound from the offered tiles
+  (one column per round at most) and the tokens, as its variable's domain, and a
+  few redundant aggregate constraints; CP-SAT's LP alone did not link the terms.
+
+:func:`solve` always starts from a complete, legal hint (a given layout, such as a
+policy's, or the start tile alone), settled by first solving the model with that
+layout pinned.
+"""
+from __future__ import annotations
+
+import itertools
+import time
+from dataclasses import dataclass, field
+from typing import NamedTuple
+
+from ortools.sat.python import cp_model
+
+from solver.desert.layout import Layout, PawnPlay, RoundPlay, TilePlay, token_allows
+from solver.desert.missions import Challenge
+from solver.desert.ruleset import Ruleset
+from solver.desert.tiles import (
+    DESERT,
+    DIRS,
+    EMPTY,
+    HIGHWAY,
+    PAWN_KINDS,
+    RAILROAD,
+    TRAIL,
+    Tile,
+    TileSet,
+    neighbour,
+    opposite,
+)
+
+Cell = tuple[int, int]
+Border = tuple[Cell, int]  # (cell, 1=east or 2=south): the edge between two cells
+PAIRS = tuple(itertools.combinations(DIRS, 2))
+
+
+class Item(NamedTuple):
+    """Copies of one tile type offered in one round and column."""
+
+    round: int
+    column: int  # 0-based index of the column in the round's offer
+    tile: str
+
+
+class Opp(NamedTuple):
+    """One pawn placement allowed by one active token in one round."""
+
+    round: int
+    slot: int
+    token: str
+
+
+@dataclass
+class Offer:
+    round: int
+    columns: list[list[str]]
+    tokens: list[str]
+
+
+@dataclass
+class LayoutProblem:
+    tileset: TileSet
+    ruleset: Ruleset
+    challenge: Challenge | None
+    offers: list[Offer]
+    width: int
+    height: int
+    choose_columns: bool = False  # False: each offer has one column, which is taken
+
+    @property
+    def cells(self) -> list[Cell]:
+        return [(x, y) for y in range(self.height) for x in range(self.width)]
+
+
+def border(cell: Cell, d: int) -> Border:
+    """Canonical name of the edge on side ``d`` of ``cell``."""
+    if d in (1, 2):
+        return (cell, d)
+    return (neighbour(cell, d), opposite(d))
+
+
+@dataclass
+class LayoutModel:
+    """The model and its variables, keyed by domain objects."""
+
+    model: cp_model.CpModel
+    problem: LayoutProblem
+    take: dict[tuple[int, int], cp_model.IntVar] = field(default_factory=dict)  # (round, column)
+    place: dict[tuple[Item, Cell, int], cp_model.IntVar] = field(default_factory=dict)  # (item, cell, rotation)
+    start: dict[tuple[Cell, int], cp_model.IntVar] = field(default_factory=dict)  # (cell, rotation)
+    occupied: dict[Cell, cp_model.IntVar] = field(default_factory=dict)
+    desert: dict[Cell, cp_model.IntVar] = field(default_factory=dict)
+    side: dict[tuple[Cell, int, str], cp_model.IntVar] = field(default_factory=dict)
+    order: dict[Cell, cp_model.IntVar] = field(default_factory=dict)
+    parent: dict[tuple[Cell, int], cp_model.IntVar] = field(default_factory=dict)
+    first_desert: dict[Cell, cp_model.IntVar] = field(default_factory=dict)
+    pawn: dict[tuple[Opp, Cell, int, str], cp_model.IntVar] = field(default_factory=dict)  # (opp, cell, rep side, kind)
+    points: dict[Opp, cp_model.IntVar] = field(default_factory=dict)
+    opps: list[Opp] = field(default_factory=list)
+    terms: dict[str, cp_model.LinearExpr] = field(default_factory=dict)  # score lines
+    objective: cp_model.LinearExpr | None = None
+
+
+def _opportunities(problem: LayoutProblem) -> list[Opp]:
+    return [Opp(o.round, s, tok) for o in problem.offers for s, tok in enumerate(o.tokens)]
+
+
+def _kinds_for(token: str, rs: Ruleset) -> list[str]:
+    return [k for k in PAWN_KINDS if token_allows(token, k, rs)]
+
+
+def build_model(problem: LayoutProblem) -> LayoutModel:
+    rs = problem.ruleset
+    ts = problem.tileset
+    m = cp_model.CpModel()
+    lm = LayoutModel(m, problem)
+    cells = problem.cells
+    cellset = set(cells)
+    W, H = problem.width, problem.height
+    rounds = sorted(o.round for o in problem.offers)
+    last_round = max(rounds, default=0)
+
+    # ------------------------------------------------------------------ tiles offered, columns taken
+    items: dict[Item, int] = {}
+    for off in problem.offers:
+        for k, col in enumerate(off.columns):
+            for tid in col:
+                it = Item(off.round, k, tid)
+                items[it] = items.get(it, 0) + 1
+    for off in problem.offers:
+        for k in range(len(off.columns)):
+            lm.take[(off.round, k)] = m.NewBoolVar(f"take_r{off.round}_c{k}") if problem.choose_columns else m.NewConstant(1)
+        # Rule: the solo player takes exactly one column each round.
+        m.AddExactlyOne(lm.take[(off.round, k)] for k in range(len(off.columns)))
+
+    # per cell: (var, oriented tile, round) of everything that may stand there
+    at: dict[Cell, list[tuple[cp_model.IntVar, Tile, int]]] = {c: [] for c in cells}
+    # The start tile's orientation is free only if the box is not square (turning the
+    # whole play area by a quarter turn changes nothing else).
+    start_rots = [ts.start] if W == H else list(ts.start.distinct_rotations)
+    for c in cells:
+        for st in start_rots:
+            v = m.NewBoolVar(f"start_{c}_{st.rotation}")
+            lm.start[(c, st.rotation)] = v
+            at[c].append((v, st, 0))
+    # Rule: each player starts from one start tile.
+    m.AddExactlyOne(lm.start.values())
+    for it, copies in items.items():
+        tt = ts.get(it.tile)
+        vs = []
+        for c in cells:
+            for ot in tt.distinct_rotations:
+                v = m.NewBoolVar(f"x_{it.tile}_r{it.round}c{it.column}_{c[0]}_{c[1]}_{ot.rotation}")
+                lm.place[(it, c, ot.rotation)] = v
+                at[c].append((v, ot, it.round))
+                vs.append(v)
+        # Rule: a tile is placed only from the column taken, at most once per copy
+        # (taken_tiles_optional: a taken tile may be left out; else all are placed).
+        if rs["taken_tiles_optional"]:
+            m.Add(sum(vs) <= copies * lm.take[(it.round, it.column)])
+        else:
+            m.Add(sum(vs) == copies * lm.take[(it.round, it.column)])
+
+    def expr(c: Cell, weight, by_round: int | None = None):
+        terms = [(weight(t), v) for v, t, r in at[c] if by_round is None or r <= by_round]
+        return sum(w * v for w, v in terms if w)
+
+    def boolvar(name: str, e) -> cp_model.IntVar:
+        v = m.NewBoolVar(name)
+        m.Add(v == e)
+        return v
+
+    # ------------------------------------------------------------------ cells and sides
+    for c in cells:
+        # Rule: one tile per cell (a tile is never placed on another).
+        lm.occupied[c] = boolvar(f"occ_{c}", sum(v for v, _, _ in at[c]))
+        lm.desert[c] = boolvar(f"desert_{c}", expr(c, lambda t: t.kind == DESERT))
+        for d in DIRS:
+            for kind in (RAILROAD, HIGHWAY, TRAIL, EMPTY):
+                lm.side[(c, d, kind)] = boolvar(f"side_{c}_{d}_{kind}", expr(c, lambda t, d=d, kind=kind: t.sides[d] == kind))
+    core = {c: lm.occupied[c] - lm.desert[c] for c in cells}
+    route_side = {(c, d): lm.side[(c, d, RAILROAD)] + lm.side[(c, d, HIGHWAY)] + lm.side[(c, d, TRAIL)] for c in cells for d in DIRS}
+    rh_side = {(c, d): lm.side[(c, d, RAILROAD)] + lm.side[(c, d, HIGHWAY)] for c in cells for d in DIRS}
+
+    # Symmetry: the play area touches the first row and the first column of the box.
+    m.Add(sum(lm.occupied[(x, 0)] for x in range(W)) >= 1)
+    m.Add(sum(lm.occupied[(0, y)] for y in range(H)) >= 1)
+
+    # Rule: touching sides must match (ruleset side_matches / empty_may_touch_route).
+    kinds = (RAILROAD, HIGHWAY, TRAIL, EMPTY)
+    for c in cells:
+        for d in (1, 2):
+            nb = neighbour(c, d)
+            if nb not in cellset:
+                continue
+            for a in kinds:
+                for b in kinds:
+                    if not rs.matches(a, b):
+                        m.AddBoolOr([lm.side[(c, d, a)].Not(), lm.side[(nb, opposite(d), b)].Not()])
+
+    # ------------------------------------------------------------------ placement order
+    band = max([max(len(col) for col in off.columns) for off in problem.offers] + [1])
+    for c in cells:
+        rd = sum(r * v for v, _, r in at[c] if r)
+        o = m.NewIntVar(0, band * (last_round + 1), f"order_{c}")
+        lm.order[c] = o
+        # Tiles of round r are placed after every tile of earlier rounds.
+        m.Add(o >= band * rd)
+        m.Add(o <= band * rd + band - 1)
+        lm.first_desert[c] = m.NewBoolVar(f"first_desert_{c}")
+        # Rule (Desert): only a Desert tile can be the first Desert tile.
+        m.AddImplication(lm.first_desert[c], lm.desert[c])
+    # Rule (Desert): there is one first Desert tile.
+    m.AddAtMostOne(lm.first_desert.values())
+    for c in cells:
+        pars = []
+        for d in DIRS:
+            nb = neighbour(c, d)
+            if nb not in cellset:
+                continue
+            p = m.NewBoolVar(f"parent_{c}_{d}")
+            lm.parent[(c, d)] = p
+            pars.append(p)
+            # Rule: a new tile touches the play area: its parent was there before it.
+            m.AddImplication(p, lm.occupied[nb])
+            m.AddImplication(p, lm.occupied[c])
+            m.Add(lm.order[nb] + 1 <= lm.order[c]).OnlyEnforceIf(p)
+            # Rule (Desert): "All following tiles (Core Game tile or Desert tile) must have
+            # at least 1 side connected to a tile of the same kind" -- the first Desert
+            # tile "can be placed freely".
+            m.Add(lm.desert[c] == lm.desert[nb]).OnlyEnforceIf([p, lm.first_desert[c].Not()])
+        start_here = sum(lm.start[(c, st.rotation)] for st in start_rots)
+        m.Add(sum(pars) >= lm.occupied[c] - start_here)
+
+    # ------------------------------------------------------------------ inside-tile features
+    conn: dict[tuple[Cell, tuple[int, int]], cp_model.IntVar] = {}
+    tconn: dict[tuple[Cell, tuple[int, int]], cp_model.IntVar] = {}
+    for c in cells:
+        for pair in PAIRS:
+            def joined(t: Tile, pair=pair, trail=False):
+                r1, r2 = t.route_of_side[pair[0]], t.route_of_side[pair[1]]
+                if r1 is None or r1 != r2:
+                    return 0
+                return int(not trail or t.sides[pair[0]] == TRAIL)
+            e = expr(c, joined)
+            if not isinstance(e, int):
+                conn[(c, pair)] = boolvar(f"conn_{c}_{pair}", e)
+            e = expr(c, lambda t, pair=pair: joined(t, pair, True))
+            if not isinstance(e, int):
+                tconn[(c, pair)] = boolvar(f"tconn_{c}_{pair}", e)
+
+    def pins_of(t: Tile, d: int, kind: str) -> int:
+        return sum(1 for p in t.pinpoints if p.pawn == kind and t.routes[p.route].rep == d)
+
+    def marks_of(t: Tile, d: int, typ: str) -> int:
+        return sum(1 for lmk in t.landmarks if lmk.type == typ and t.routes[lmk.route].rep == d)
+
+    placed_by: dict[tuple[Cell, int], cp_model.IntVar] = {}
+
+    def pb(c: Cell, r: int) -> cp_model.IntVar:
+        """Cell c holds a tile by the end of round r."""
+        if (c, r) not in placed_by:
+            placed_by[(c, r)] = boolvar(f"placed_{c}_by{r}", expr(c, lambda t: 1, by_round=r))
+        return placed_by[(c, r)]
+
+    # ------------------------------------------------------------------ pawns
+    lm.opps = _opportunities(problem)
+    pin_cap: dict[tuple[Cell, int, str], cp_model.LinearExpr] = {}
+    for c in cells:
+        for d in DIRS:
+            for kind in PAWN_KINDS:
+                e = expr(c, lambda t, d=d, kind=kind: pins_of(t, d, kind))
+                if not isinstance(e, int):
+                    pin_cap[(c, d, kind)] = e
+    # indices of the pawn variables
+    by_pin: dict[tuple[Cell, int, str], list] = {}
+    by_opp_border: dict[tuple[Opp, Border, str], list] = {}
+    by_opp_kind: dict[tuple[Opp, str], list] = {}
+    for o in lm.opps:
+        allowed = _kinds_for(o.token, rs)
+        vs = []
+        for (c, d, kind) in pin_cap:
+            if kind in allowed:
+                v = m.NewBoolVar(f"pawn_r{o.round}s{o.slot}_{c}_{d}_{kind}")
+                lm.pawn[(o, c, d, kind)] = v
+                vs.append(v)
+                by_pin.setdefault((c, d, kind), []).append(v)
+                by_opp_border.setdefault((o, border(c, d), kind), []).append(v)
+                by_opp_kind.setdefault((o, kind), []).append(v)
+                # Rule: a pawn goes on a pinpoint of a tile already in the play area
+                # (pawns are placed after the round's tiles).
+                m.AddImplication(v, pb(c, o.round))
+        # Rule: each active token allows (at most) one pawn placement.
+        if vs:
+            m.AddAtMostOne(vs)
+    placed_kind = {key: sum(vs) for key, vs in by_opp_kind.items()}
+    # Rule: a pinpoint holds one pawn.
+    for key, on in by_pin.items():
+        m.Add(sum(on) <= pin_cap[key])
+    # Rule (Desert): 13 Camel pawns.
+    camels = [v for (o, c, d, k), v in lm.pawn.items() if k == "camel"]
+    if len(camels) > rs["camel_pawns"]:
+        m.Add(sum(camels) <= rs["camel_pawns"])
+
+    # ------------------------------------------------------------------ flows
+    borders: set[Border] = {border(c, d) for c in cells for d in DIRS}
+
+    def station_limits(b: Border, r: int | None):
+        """Bounds whose minimum is 1 exactly when a Desert Station sits on border b (by round r)."""
+        (c, d) = b
+        nb = neighbour(c, d)
+        if c not in cellset or nb not in cellset:
+            return None
+        # Rule (Desert): a Desert Trail side touching a Railroad or Highway side gets a Desert Station.
+        lims = [
+            lm.side[(c, d, TRAIL)] + lm.side[(nb, opposite(d), TRAIL)],
+            rh_side[(c, d)] + rh_side[(nb, opposite(d))],
+        ]
+        if r is not None:
+            lims += [pb(c, r), pb(nb, r)]
+        return lims
+
+    def add_flow(name: str, r: int | None, trail: bool, cap: int):
+        """Arc flows of one commodity over routes present by round r; returns inflow-outflow terms per border."""
+        net: dict[Border, list] = {b: [] for b in borders}
+        arcs = tconn if trail else conn
+        for (c, (d1, d2)), joined in arcs.items():
+            for a, b in ((d1, d2), (d2, d1)):
+                f = m.NewIntVar(0, cap, f"{name}_{c}_{a}{b}")
+                # Flow runs only along a route drawn inside the tile (trails only for camels
+                # and landmarks) ...
+                m.Add(f <= cap * joined)
+                # ... of a tile placed by the round of the pawn.
+                if r is not None:
+                    m.Add(f <= cap * pb(c, r))
+                net[border(c, a)].append(-f)
+                net[border(c, b)].append(f)
+        return net
+
+    cap = rs["pawn_points_cap"]
+
+    def pins_offered(kind: str, by_round: int) -> int:
+        return sum(
+            max((sum(sum(1 for p in ts.get(t).pinpoints if p.pawn == kind) for t in col) for col in off.columns), default=0)
+            for off in problem.offers
+            if off.round <= by_round
+        ) + sum(1 for p in ts.start.pinpoints if p.pawn == kind)
+
+    def static_pawn_bound(o: Opp) -> int:
+        """Most points the placement of token o can score, from the offered tiles alone."""
+        best = 0
+        for k in _kinds_for(o.token, rs):
+            if pins_offered(k, o.round) == 0:
+                continue
+            if k == "camel":
+                best = max(best, rs["camel_points_cap"])
+                continue
+            before = sum(1 for q in lm.opps if (q.round, q.slot) < (o.round, o.slot) and k in _kinds_for(q.token, rs))
+            same = min(1 + before, pins_offered(k, o.round))
+            best = max(best, min(cap, rs["pawn_points_per_connected"] * same))
+        return best
+
+    earlier_pawns: dict[tuple[Border, str], list] = {}  # pawns of opportunities before the current one
+    for o in lm.opps:
+        allowed = _kinds_for(o.token, rs)
+        pts_terms = []
+        # -- camel: "1 point for each Desert Station connected to that Camel only through Desert Trails"
+        if (o, "camel") in placed_kind:
+            F = max(1, rs["camel_points_cap"] // max(1, rs["camel_points_per_station"]))
+            net = add_flow(f"camel_r{o.round}s{o.slot}", o.round, True, F)
+            sinks = []
+            for b in borders:
+                lims = station_limits(b, o.round)
+                inj = by_opp_border.get((o, b, "camel"), [])
+                if lims is None and not inj and not net[b]:
+                    continue
+                s = 0
+                if lims is not None:
+                    s = m.NewIntVar(0, 1, f"camel_station_r{o.round}s{o.slot}_{b}")
+                    for lim in lims:
+                        m.Add(s <= lim)
+                    sinks.append(s)
+                src = 0
+                if inj:
+                    src = m.NewIntVar(0, F, f"camel_src_r{o.round}s{o.slot}_{b}")
+                    m.Add(src <= F * sum(inj))
+                # Conservation: what the camel sends out arrives at Desert Stations.
+                m.Add(sum(net[b]) + src == s)
+            p = m.NewIntVar(0, rs["camel_points_cap"], f"pts_camel_r{o.round}s{o.slot}")
+            m.Add(p <= rs["camel_points_cap"] * placed_kind[(o, "camel")])
+            m.Add(p <= rs["camel_points_per_station"] * sum(sinks))
+            pts_terms.append(p)
+        # -- car / train / traveler: pawns of its kind in its network, itself included (assumed)
+        core_kinds = [k for k in allowed if k != "camel" and (o, k) in placed_kind]
+        F = max(0, cap // max(1, rs["pawn_points_per_connected"]) - 1)
+        flowing = [k for k in core_kinds if F and any(key[1] == k for key in earlier_pawns)]
+        sinks_by_kind: dict[str, list] = {k: [] for k in flowing}
+        if flowing:
+            net = add_flow(f"net_r{o.round}s{o.slot}", o.round, False, F)
+            for b in borders:
+                inj = [v for k in flowing for v in by_opp_border.get((o, b, k), [])]
+                src = 0
+                if inj:
+                    src = m.NewIntVar(0, F, f"src_r{o.round}s{o.slot}_{b}")
+                    m.Add(src <= F * sum(inj))
+                sink_total = []
+                for k in flowing:
+                    prev = earlier_pawns.get((b, k), [])
+                    if prev:
+                        s = m.NewIntVar(0, min(F, len(prev)), f"sink_r{o.round}s{o.slot}_{k}_{b}")
+                        # A unit of flow ends at an earlier pawn of the same kind.
+                        m.Add(s <= sum(prev))
+                        sinks_by_kind[k].append(s)
+                        sink_total.append(s)
+                if not net[b] and not inj and not sink_total:
+                    continue
+                m.Add(sum(net[b]) + src == sum(sink_total))
+        for k in core_kinds:
+            p = m.NewIntVar(0, cap, f"pts_{k}_r{o.round}s{o.slot}")
+            m.Add(p <= cap * placed_kind[(o, k)])
+            reached = sum(sinks_by_kind.get(k, []))
+            if k in flowing:
+                # Only the kind placed may collect flow.
+                m.Add(reached <= F * placed_kind[(o, k)])
+            m.Add(p <= rs["pawn_points_per_connected"] * (placed_kind[(o, k)] + reached))
+            # Redundant: never more than the pawns of its kind placed so far.
+            m.Add(
+                p
+                <= rs["pawn_points_per_connected"]
+                * sum(placed_kind[(q, k)] for q in lm.opps if (q.round, q.slot) <= (o.round, o.slot) and (q, k) in placed_kind)
+            )
+            pts_terms.append(p)
+        pt = m.NewIntVar(0, static_pawn_bound(o), f"pts_r{o.round}s{o.slot}")
+        m.Add(pt == sum(pts_terms))
+        lm.points[o] = pt
+        for (oo, b, k), vs in by_opp_border.items():
+            if oo == o and k != "camel":
+                earlier_pawns.setdefault((b, k), []).extend(vs)
+
+    # ------------------------------------------------------------------ static bounds
+    # Upper bounds from the offered tiles alone (one column per round at most); they
+    # become variable domains, which CP-SAT uses for the objective bound directly.
+    def per_round_max(f) -> int:
+        return sum(max((sum(f(ts.get(t)) for t in col) for col in off.columns), default=0) for off in problem.offers)
+
+    # All placements of a kind together: no more than the tokens allowing it and the
+    # pinpoints offered (a star counted for every kind it allows: still an upper bound).
+    last = max([o.round for o in problem.offers] + [0])
+    by_kind = 0
+    for k in PAWN_KINDS:
+        n = min(sum(1 for o in lm.opps if k in _kinds_for(o.token, rs)), pins_offered(k, last))
+        if k == "camel":
+            by_kind += n * rs["camel_points_cap"]
+        else:
+            by_kind += sum(min(cap, rs["pawn_points_per_connected"] * j) for j in range(1, n + 1))
+    pawn_total = m.NewIntVar(0, min(by_kind, sum(static_pawn_bound(o) for o in lm.opps)), "pawn_points")
+    m.Add(pawn_total == sum(lm.points.values()))
+
+    # ------------------------------------------------------------------ landmarks
+    types = rs["landmark_types"]
+    n_marks = sum(len(ts.get(it.tile).landmarks) * n for it, n in items.items())
+    active_count = {typ: [] for typ in types}
+    if n_marks:
+        net = add_flow("landmarks", None, True, n_marks)
+        for b in borders:
+            srcs = []
+            for (c, d) in ((b[0], b[1]), (neighbour(b[0], b[1]), opposite(b[1]))):
+                if c not in cellset:
+                    continue
+                for typ in types:
+                    e = expr(c, lambda t, d=d, typ=typ: marks_of(t, d, typ))
+                    if isinstance(e, int):
+                        continue
+                    a = m.NewIntVar(0, n_marks, f"active_{typ}_{c}_{d}")
+                    # Rule (Desert): a Landmark is Active when connected to a Desert Station.
+                    m.Add(a <= e)
+                    active_count[typ].append(a)
+                    srcs.append(a)
+            lims = station_limits(b, None)
+            s = 0
+            if lims is not None:
+                s = m.NewIntVar(0, n_marks, f"lm_station_{b}")
+                for lim in lims:
+                    m.Add(s <= n_marks * lim)
+            if not srcs and lims is None and not net[b]:
+                continue
+            m.Add(sum(net[b]) + sum(srcs) == s)
+    counts = [sum(active_count[typ]) for typ in types]
+    for typ, n in zip(types, counts):
+        # Redundant (for the LP bound): no more active landmarks of a type than placed.
+        placed_marks = sum(
+            sum(1 for lmk in ts.get(it.tile).landmarks if lmk.type == typ) * v
+            for (it, c, rot), v in lm.place.items()
+            if any(lmk.type == typ for lmk in ts.get(it.tile).landmarks)
+        )
+        if not isinstance(n, int):
+            m.Add(n <= placed_marks)
+    pts = rs["landmark_set_points"]
+    steps = [pts[0]] + [pts[i] - pts[i - 1] for i in range(1, len(pts))]
+    most = [per_round_max(lambda t, typ=typ: sum(1 for x in t.landmarks if x.type == typ)) for typ in types]
+    best_sets = min(sum(w * n for w, n in zip(perm, most)) for perm in itertools.permutations(steps))
+    lm_points = m.NewIntVar(0, best_sets, "landmark_points")
+    # Rule (Desert): sets of different Active Landmarks score 1/3/6/10; best split.
+    for perm in itertools.permutations(steps):
+        m.Add(lm_points <= sum(w * n for w, n in zip(perm, counts)))
+    # Redundant (for the LP bound): a landmark is worth at most the best points per
+    # landmark, those of a full set (set points grow by non-decreasing steps).
+    m.Add(len(pts) * lm_points <= pts[-1] * sum(counts))
+
+    # ------------------------------------------------------------------ stations supply
+    st_vars = []
+    for c in cells:
+        for d in (1, 2):
+            nb = neighbour(c, d)
+            if nb not in cellset:
+                continue
+            s = m.NewBoolVar(f"station_{c}_{d}")
+            m.Add(s >= lm.side[(c, d, TRAIL)] + rh_side[(nb, opposite(d))] - 1)
+            m.Add(s >= lm.side[(nb, opposite(d), TRAIL)] + rh_side[(c, d)] - 1)
+            st_vars.append(s)
+    # Rule (Desert): 40 Desert Station tokens.
+    if len(st_vars) > rs["desert_station_tokens"]:
+        m.Add(sum(st_vars) <= rs["desert_station_tokens"])
+
+    # ------------------------------------------------------------------ openings
+    open_ends = []
+    counted = [RAILROAD, HIGHWAY] + ([TRAIL] if rs["trails_are_openings"] else [])
+    for c in cells:
+        for d in DIRS:
+            mine = sum(lm.side[(c, d, k)] for k in counted)
+            nb = neighbour(c, d)
+            op = m.NewBoolVar(f"open_{c}_{d}")
+            # Rule: a railroad/highway end with no route beside it is an Opening
+            # ("Desert Trails with open ends do not count").
+            m.Add(op <= mine)
+            if nb in cellset:
+                m.Add(op >= mine - route_side[(nb, opposite(d))])
+                m.Add(op <= 1 - route_side[(nb, opposite(d))])
+            else:
+                m.Add(op >= mine)
+            open_ends.append(op)
+
+    # ------------------------------------------------------------------ largest rectangle
+    in_col = [m.NewBoolVar(f"rect_col_{x}") for x in range(W)]
+    in_row = [m.NewBoolVar(f"rect_row_{y}") for y in range(H)]
+    for line in (in_col, in_row):
+        m.AddBoolOr(line)
+        # The rectangle's columns (rows) are consecutive.
+        for i, j, k in itertools.combinations(range(len(line)), 3):
+            m.AddBoolOr([line[i].Not(), line[k].Not(), line[j]])
+    in_rect = {}
+    for (x, y) in cells:
+        v = m.NewBoolVar(f"rect_{x}_{y}")
+        in_rect[(x, y)] = v
+        # The rectangle is every cell of its columns x rows ...
+        m.AddBoolOr([in_col[x].Not(), in_row[y].Not(), v])
+        m.AddImplication(v, in_col[x])
+        m.AddImplication(v, in_row[y])
+        # Rule: ... and it has no gaps.
+        m.AddImplication(v, lm.occupied[(x, y)])
+    rect_area = m.NewIntVar(1, min(W * H, 1 + per_round_max(lambda t: 1)), "rect_area")
+    m.Add(rect_area == sum(in_rect.values()))
+    # Redundant (for the LP bound): the rectangle holds at most the tiles placed.
+    m.Add(rect_area <= sum(lm.start.values()) + sum(lm.place.values()))
+
+    # ------------------------------------------------------------------ city groups
+    icons = {c: expr(c, lambda t: t.cities) for c in cells}
+    icons = {c: e for c, e in icons.items() if not isinstance(e, int)}
+    max_icons = max([t.cities for t in ts.tiles.values()] + [ts.start.cities, 0])
+    city_terms = []
+    if rs["city_min_group"] <= 1:
+        city_terms = list(icons.values())
+    else:
+        flag = {c: boolvar(f"city_{c}", expr(c, lambda t: int(t.cities > 0))) for c in icons}
+        for c in icons:
+            grouped = m.NewBoolVar(f"city_grouped_{c}")
+            nbs = [neighbour(c, d) for d in DIRS if neighbour(c, d) in flag]
+            # Rule (assumed): a city tile scores only in a group of at least 2 adjacent city tiles.
+            m.AddImplication(grouped, flag[c])
+            m.Add(grouped <= sum(flag[nb] for nb in nbs))
+            g = m.NewIntVar(0, max_icons, f"city_icons_{c}")
+            m.Add(g <= icons[c])
+            m.Add(g <= max_icons * grouped)
+            city_terms.append(g)
+
+    # ------------------------------------------------------------------ the mission
+    ch = problem.challenge
+    if ch is not None and ch.mission == "boundary-in-one-line":
+        sel_col = [m.NewBoolVar(f"boundary_col_{x}") for x in range(W)]
+        sel_row = [m.NewBoolVar(f"boundary_row_{y}") for y in range(H)]
+        m.AddExactlyOne(sel_col + sel_row)
+        for c in cells:
+            bnd = m.NewBoolVar(f"boundary_{c}")
+            for d in DIRS:
+                nb = neighbour(c, d)
+                if nb in cellset:
+                    m.Add(bnd >= lm.desert[c] + core[nb] - 1)
+            # Mission (Sharp Boundary): "All Desert tiles that are adjacent to regular Route
+            # tiles are in a single row (or column)".
+            m.AddBoolOr([bnd.Not(), sel_col[c[0]], sel_row[c[1]]])
+    elif ch is not None and ch.mission == "landmarks-one-group":
+        marked = {c: expr(c, lambda t: int(bool(t.landmarks))) for c in cells}
+        marked = {c: boolvar(f"marked_{c}", e) for c, e in marked.items() if not isinstance(e, int)}
+        if marked:
+            M = len(marked)
+            root = {c: m.NewBoolVar(f"lw_root_{c}") for c in marked}
+            m.AddAtMostOne(root.values())
+            bal: dict[Cell, list] = {c: [] for c in marked}
+            for c in marked:
+                m.AddImplication(root[c], marked[c])
+                # A root exists when any Landmark tile does.
+                m.Add(sum(root.values()) >= marked[c])
+                for d in DIRS:
+                    nb = neighbour(c, d)
+                    if nb in marked:
+                        f = m.NewIntVar(0, M, f"lw_flow_{c}_{d}")
+                        m.Add(f <= M * marked[c])
+                        m.Add(f <= M * marked[nb])
+                        bal[c].append(-f)
+                        bal[nb].append(f)
+            for c in marked:
+                src = m.NewIntVar(0, M, f"lw_src_{c}")
+                m.Add(src <= M * root[c])
+                # Mission (The Lost World): "Every Landmark in your play area is part of a
+                # single orthogonally adjacent group": one unit reaches every Landmark tile
+                # from the root through Landmark tiles only.
+                m.Add(sum(bal[c]) + src == marked[c])
+    elif ch is not None and ch.mission == "desert-pawns-touch-core":
+        for c in cells:
+            holds = [v for (o, cc, d, k), v in lm.pawn.items() if cc == c and k in ch.pawn_kinds]
+            if not holds:
+                continue
+            nbs = [neighbour(c, d) for d in DIRS if neighbour(c, d) in cellset]
+            for v in holds:
+                # Mission (Desert of Death): "Each Desert tile containing a pawn (Car, Traveler,
+                # or Camel) must be orthogonally adjacent to at least 1 regular Route tile."
+                m.Add(sum(core[nb] for nb in nbs) >= 1).OnlyEnforceIf([v, lm.desert[c]])
+
+    # ------------------------------------------------------------------ objective
+    city_points = m.NewIntVar(0, per_round_max(lambda t: t.cities) + ts.start.cities, "city_icons_scoring")
+    m.Add(city_points == sum(city_terms))
+    if city_terms:
+        # Redundant (for the LP bound): no more city icons score than are placed.
+        m.Add(city_points <= sum(ts.get(it.tile).cities * v for (it, c, rot), v in lm.place.items() if ts.get(it.tile).cities))
+    lm.terms = {
+        "pawns": pawn_total,
+        "rectangle": rs["rectangle_points_per_tile"] * rect_area,
+        "cities": rs["city_points_per_icon"] * city_points,
+        "landmarks": lm_points,
+        "openings": -rs["openings_penalty"] * sum(open_ends),
+    }
+    lm.objective = sum(lm.terms.values())
+    m.Maximize(lm.objective)
+    return lm
+
+
+# ---------------------------------------------------------------------------- solving
+@dataclass
+class LayoutSolution:
+    status: str  # "optimal", "feasible", "infeasible", "unknown"
+    layout: Layout | None
+    objective: int | None
+    bound: float | None
+    seconds: float
+    columns: dict[int, int] = field(default_factory=dict)  # round -> column (1-based)
+    terms: dict[str, int] = field(default_factory=dict)
+    hinted: tuple | None = None
+    from_hint: bool = False  # the search found nothing in time; this is the hint
+
+
+def hint_from_layout(lm: LayoutModel, layout: Layout, time_limit: float = 10.0) -> tuple[Layout, int] | None:
+    """Hint every variable with a known legal layout (e.g. the online policy's).
+
+    The model is first solved with the layout's tiles and pawns fixed (a copy of the
+    model), which settles the orders, parents and flows; then every variable of the
+    real model is hinted with that solution.  Returns the layout (as the model reads it
+    back) and its objective, or None when the layout does not fit the model (e.g. outside
+    the play-area box); then nothing is hinted.
+    """
+    layout = _shifted(layout)
+    fixed = lm.model.Clone()
+    try:
+        _fix_to(lm, layout, fixed)
+    except ValueError:
+        return None
+    solver = cp_model.CpSolver()
+    solver.parameters.max_time_in_seconds = time_limit
+    solver.parameters.num_search_workers = 1
+    if solver.Solve(fixed) not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
+        return None
+    for i in range(len(lm.model.Proto().variables)):
+        v = lm.model.GetIntVarFromProtoIndex(i)
+        lm.model.AddHint(v, solver.Value(v))
+    read_back, _ = extract(lm, solver)
+    return read_back, int(solver.ObjectiveValue())
+
+
+def _shifted(layout: Layout) -> Layout:
+    cells = [layout.start_at] + [tp.at for rp in layout.rounds for tp in rp.tiles]
+    dx, dy = -min(c[0] for c in cells), -min(c[1] for c in cells)
+    out = Layout((layout.start_at[0] + dx, layout.start_at[1] + dy), layout.start_rotation, [], layout.challenge, layout.seed)
+    for rp in layout.rounds:
+        out.rounds.append(
+            RoundPlay(
+                rp.number,
+                rp.column,
+                rp.tokens,
+                [TilePlay(tp.tile, (tp.at[0] + dx, tp.at[1] + dy), tp.rotation) for tp in rp.tiles],
+                [PawnPlay((pp.at[0] + dx, pp.at[1] + dy), pp.pinpoint, pp.token) for pp in rp.pawns],
+            )
+        )
+    return out
+
+
+def solve(
+    problem: LayoutProblem,
+    time_limit: float = 30.0,
+    workers: int = 2,
+    hint: Layout | None = None,
+    fix: Layout | None = None,
+    log: bool = False,
+    deterministic_time: float | None = None,
+) -> LayoutSolution:
+    """Build and solve the model.  ``deterministic_time`` (CP-SAT's own work measure)
+    limits the search independently of the machine's load; with one worker the answer
+    is then reproducible."""
+    t0 = time.perf_counter()
+    lm = build_model(problem)
+    hinted = None
+    if hint is None and fix is None:
+        # The start tile alone is always legal: a first solution to improve from.
+        hint = Layout(start_at=(0, 0), start_rotation=0, rounds=[RoundPlay(o.round) for o in problem.offers])
+    if hint is not None:
+        hinted = hint_from_layout(lm, hint, time_limit=max(1.0, time_limit / 3))
+    if fix is not None:
+        _fix_to(lm, fix, lm.model)
+    solver = cp_model.CpSolver()
+    solver.parameters.max_time_in_seconds = max(0.1, time_limit - (time.perf_counter() - t0))
+    solver.parameters.num_search_workers = workers
+    solver.parameters.log_search_progress = log
+    # Probing in presolve can take the whole time limit on full games.
+    solver.parameters.cp_model_probing_level = 0
+    if deterministic_time is not None:
+        solver.parameters.max_deterministic_time = deterministic_time
+    code = solver.Solve(lm.model)
+    secs = time.perf_counter() - t0
+    status = {
+        cp_model.OPTIMAL: "optimal",
+        cp_model.FEASIBLE: "feasible",
+        cp_model.INFEASIBLE: "infeasible",
+    }.get(code, "unknown")
+    if status in ("optimal", "feasible"):
+        layout, cols = extract(lm, solver)
+        terms = {k: int(solver.Value(v)) if not isinstance(v, int) else v for k, v in lm.terms.items()}
+        return LayoutSolution(
+            status, layout, int(solver.ObjectiveValue()), solver.BestObjectiveBound(), secs, cols, terms, hinted
+        )
+    # Without any solution (UNKNOWN) CP-SAT's objective bound is not meaningful.
+    bound = None
+    if hinted is not None and status == "unknown":
+        # The search returned nothing in time; the hint is a known feasible answer.
+        layout, objective = hinted
+        return LayoutSolution("feasible", layout, objective, bound, secs, hinted=hinted, from_hint=True)
+    return LayoutSolution(status, None, None, bound, secs, hinted=hinted)
+
+
+def _fix_to(lm: LayoutModel, layout: Layout, model: cp_model.CpModel) -> None:
+    """Force ``model`` (lm's model or a clone) to one layout's tiles, rotations and pawns."""
+    p = lm.problem
+    ts = p.tileset
+    want = {}
+    for rp in layout.rounds:
+        col = (rp.column - 1) if rp.column else 0
+        for tp in rp.tiles:
+            tt = ts.get(tp.tile)
+            ot = tt.rotated(tp.rotation)
+            rot = next(o.rotation for o in tt.distinct_rotations if o.signature() == ot.signature())
+            key = (Item(rp.number, col, tp.tile), tp.at, rot)
+            want[key] = want.get(key, 0) + 1
+    for key, v in lm.place.items():
+        model.Add(v == want.get(key, 0))
+    missing = [k for k in want if k not in lm.place]
+    if missing:
+        raise ValueError(f"layout does not fit the model: {missing[:3]}")
+    if any(c not in lm.occupied for c in [layout.start_at] + [k[1] for k in want]):
+        raise ValueError("layout does not fit the play-area box")
+    if (layout.start_at, layout.start_rotation) not in lm.start:
+        raise ValueError("start tile orientation not in the model")
+    for (c, r), v in lm.start.items():
+        model.Add(v == int(c == layout.start_at and r == layout.start_rotation))
+    # pawns: the same opportunity, cell, route and kind
+    tiles_at = {layout.start_at: ts.start.rotated(layout.start_rotation)}
+    for rp in layout.rounds:
+        for tp in rp.tiles:
+            tiles_at[tp.at] = ts.get(tp.tile).rotated(tp.rotation)
+    chosen = set()
+    for rp in layout.rounds:
+        slots = list(enumerate(p.offers[rp.number - 1].tokens))
+        for pp in rp.pawns:
+            t = tiles_at[pp.at]
+            pin = t.pinpoints[pp.pinpoint]
+            slot = next((s for s, tok in slots if tok == pp.token), None)
+            if slot is None:
+                raise ValueError(f"round {rp.number}: no {pp.token} token")
+            slots.remove((slot, pp.token))
+            chosen.add((Opp(rp.number, slot, pp.token), pp.at, t.routes[pin.route].rep, pin.pawn))
+    for key, v in lm.pawn.items():
+        model.Add(v == int(key in chosen))
+
+
+def extract(lm: LayoutModel, solver: cp_model.CpSolver) -> tuple[Layout, dict[int, int]]:
+    p = lm.problem
+    ts = p.tileset
+    val = solver.BooleanValue
+    start_at, start_rot = next(k for k, v in lm.start.items() if val(v))
+    layout = Layout(start_at=start_at, start_rotation=start_rot, challenge=p.challenge.id if p.challenge else None)
+    cols: dict[int, int] = {}
+    for off in p.offers:
+        k = next((k for k in range(len(off.columns)) if val(lm.take[(off.round, k)])), 0)
+        cols[off.round] = k + 1
+    tiles_at: dict[Cell, Tile] = {start_at: ts.start.rotated(start_rot)}
+    per_round: dict[int, list[tuple[int, TilePlay]]] = {}
+    for (it, c, rot), v in lm.place.items():
+        if val(v):
+            per_round.setdefault(it.round, []).append((solver.Value(lm.order[c]), TilePlay(it.tile, c, rot)))
+            tiles_at[c] = ts.get(it.tile).rotated(rot)
+    used: set[tuple[Cell, int]] = set()
+    for off in p.offers:
+        rp = RoundPlay(number=off.round, column=cols[off.round] if p.choose_columns else None, tokens=list(off.tokens))
+        rp.tiles = [tp for _, tp in sorted(per_round.get(off.round, []), key=lambda e: e[0])]
+        for o in [o for o in lm.opps if o.round == off.round]:
+            for (oo, c, d, kind), v in lm.pawn.items():
+                if oo == o and val(v):
+                    t = tiles_at[c]
+                    idx = next(
+                        i
+                        for i, pin in enumerate(t.pinpoints)
+                        if pin.pawn == kind and t.routes[pin.route].rep == d and (c, i) not in used
+                    )
+                    used.add((c, idx))
+                    rp.pawns.append(PawnPlay(c, idx, o.token))
+        layout.rounds.append(rp)
+    return layout, cols

@@ -1,0 +1,418 @@
+"""The play area and the referee.
+
+A *layout file* records a solo game as it was played: the start tile, then per
+round the tiles placed (in order: tile id, position, rotation) and the pawns
+placed after them (position, pinpoint index, placement token).  The referee
+replays it placement by placement and reports the first illegal one and why.
+
+Broken input (unknown tile id, rotation outside 0..3, a tile placed on another,
+a pawn on a missing pinpoint, ...) is an :class:`InputError`; breaking a game
+rule (sides that do not match, a tile touching nothing, the Desert same-kind
+rule, a token not in the active area, ...) makes the layout *illegal*.
+"""
+from __future__ import annotations
+
+import pathlib
+from dataclasses import dataclass, field
+
+from solver.errors import InputError
+from solver.desert.ruleset import Ruleset, _read_toml
+from solver.desert.tiles import (
+    DESERT,
+    DIR_WORDS,
+    DIRS,
+    PAWN_KINDS,
+    STAR,
+    Tile,
+    TileSet,
+    neighbour,
+    opposite,
+)
+
+Cell = tuple[int, int]
+
+
+# ----------------------------------------------------------------------------- the play area
+@dataclass
+class Placed:
+    tile: Tile  # oriented
+    round: int
+    seq: int  # 0 for the start tile, then 1, 2, ... in placement order
+
+
+@dataclass
+class Pawn:
+    cell: Cell
+    pinpoint: int
+    kind: str
+    token: str
+    round: int
+    points: int = 0
+
+
+class PlayArea:
+    def __init__(self, tileset: TileSet, ruleset: Ruleset):
+        self.tileset = tileset
+        self.ruleset = ruleset
+        self.grid: dict[Cell, Placed] = {}
+        self.pawns: list[Pawn] = []
+        self.used_pins: set[tuple[Cell, int]] = set()
+        self.has_desert = False
+        self.seq = 0
+
+    def copy(self) -> "PlayArea":
+        new = PlayArea(self.tileset, self.ruleset)
+        new.grid = dict(self.grid)
+        new.pawns = list(self.pawns)
+        new.used_pins = set(self.used_pins)
+        new.has_desert = self.has_desert
+        new.seq = self.seq
+        return new
+
+    # -- tiles -------------------------------------------------------------
+    def placement_problem(self, tile: Tile, cell: Cell) -> str | None:
+        """Why ``tile`` (oriented) may not go on ``cell`` now; None when it may."""
+        if cell in self.grid:
+            return f"cell {cell} already holds {self.grid[cell].tile.id}"
+        if not self.grid:
+            return None
+        touching = []
+        for d in DIRS:
+            other = self.grid.get(neighbour(cell, d))
+            if other is None:
+                continue
+            touching.append(other)
+            mine, theirs = tile.sides[d], other.tile.sides[opposite(d)]
+            if not self.ruleset.matches(mine, theirs):
+                return (
+                    f"its {DIR_WORDS[d]} side ({mine}) touches the {DIR_WORDS[opposite(d)]} side ({theirs}) "
+                    f"of {other.tile.id} at {neighbour(cell, d)}; touching sides must match "
+                    f"[ruleset side_matches, empty_may_touch_route={self.ruleset['empty_may_touch_route']}]"
+                )
+        if not touching and self.ruleset["must_touch_play_area"]:
+            return "it touches no tile of the play area [ruleset must_touch_play_area]"
+        first_desert = tile.kind == DESERT and not self.has_desert
+        if not first_desert and self.has_desert:
+            if not any(o.tile.kind == tile.kind for o in touching):
+                return (
+                    f"it is a {tile.kind} tile with no side touching a {tile.kind} tile; after the first "
+                    "Desert tile, 'All following tiles (Core Game tile or Desert tile) must have at least 1 "
+                    "side connected to a tile of the same kind.' [ruleset same_kind_rule]"
+                )
+        return None
+
+    def place(self, tile: Tile, cell: Cell, round_no: int) -> None:
+        self.grid[cell] = Placed(tile, round_no, self.seq)
+        self.seq += 1
+        if tile.kind == DESERT:
+            self.has_desert = True
+
+    def legal_spots(self, tile_type: Tile) -> list[tuple[Cell, Tile]]:
+        """Every (cell, oriented tile) where the tile type may go now."""
+        out = []
+        for cell in self.frontier():
+            for ot in tile_type.distinct_rotations:
+                if self.placement_problem(ot, cell) is None:
+                    out.append((cell, ot))
+        return out
+
+    def frontier(self) -> list[Cell]:
+        cells = set()
+        for c in self.grid:
+            for d in DIRS:
+                nb = neighbour(c, d)
+                if nb not in self.grid:
+                    cells.add(nb)
+        return sorted(cells)
+
+    # -- pawns -------------------------------------------------------------
+    def free_pinpoints(self, kind: str) -> list[tuple[Cell, int]]:
+        out = []
+        for cell, placed in self.grid.items():
+            for i, p in enumerate(placed.tile.pinpoints):
+                if p.pawn == kind and (cell, i) not in self.used_pins:
+                    out.append((cell, i))
+        return out
+
+    def camels(self) -> int:
+        return sum(1 for p in self.pawns if p.kind == "camel")
+
+    def bounds(self) -> tuple[int, int, int, int]:
+        xs = [c[0] for c in self.grid]
+        ys = [c[1] for c in self.grid]
+        return min(xs), min(ys), max(xs), max(ys)
+
+
+def token_allows(token: str, kind: str, ruleset: Ruleset) -> bool:
+    if token == kind:
+        return True
+    if token == STAR:
+        return kind != "camel" or ruleset["star_any_pawn"]
+    return False
+
+
+# ----------------------------------------------------------------------------- layout files
+@dataclass
+class TilePlay:
+    tile: str
+    at: Cell
+    rotation: int
+    where: str = ""
+
+
+@dataclass
+class PawnPlay:
+    at: Cell
+    pinpoint: int
+    token: str
+    where: str = ""
+
+
+@dataclass
+class RoundPlay:
+    number: int
+    column: int | None = None  # 1-based, with a seed
+    tokens: list[str] | None = None
+    tiles: list[TilePlay] = field(default_factory=list)
+    pawns: list[PawnPlay] = field(default_factory=list)
+    where: str = ""
+
+
+@dataclass
+class Layout:
+    start_at: Cell = (0, 0)
+    start_rotation: int = 0
+    rounds: list[RoundPlay] = field(default_factory=list)
+    challenge: str | None = None
+    seed: int | None = None
+    source: str = "<layout>"
+
+    def to_toml(self, comment: str = "") -> str:
+        lines = []
+        for c in comment.splitlines():
+            lines.append(f"# {c}".rstrip())
+        if self.challenge:
+            lines.append(f'challenge = "{self.challenge}"')
+        if self.seed is not None:
+            lines.append(f"seed = {self.seed}")
+        lines += ["", "[start]", f"at = [{self.start_at[0]}, {self.start_at[1]}]", f"rotation = {self.start_rotation}", ""]
+        for rp in self.rounds:
+            lines.append("[[round]]")
+            lines.append(f"number = {rp.number}")
+            if rp.column is not None:
+                lines.append(f"column = {rp.column}")
+            if rp.tokens is not None:
+                lines.append("tokens = [" + ", ".join(f'"{t}"' for t in rp.tokens) + "]")
+            lines.append("tiles = [")
+            for tp in rp.tiles:
+                lines.append(f'  {{ tile = "{tp.tile}", at = [{tp.at[0]}, {tp.at[1]}], rotation = {tp.rotation} }},')
+            lines.append("]")
+            lines.append("pawns = [")
+            for pp in rp.pawns:
+                lines.append(f'  {{ at = [{pp.at[0]}, {pp.at[1]}], pinpoint = {pp.pinpoint}, token = "{pp.token}" }},')
+            lines.append("]")
+            lines.append("")
+        return "\n".join(lines)
+
+
+def _int(val, where: str, what: str) -> int:
+    if not isinstance(val, int) or isinstance(val, bool):
+        raise InputError(f"{what} must be a whole number (got {val!r})", where)
+    return val
+
+
+def _cell(val, where: str) -> Cell:
+    if not (isinstance(val, list) and len(val) == 2 and all(isinstance(v, int) and not isinstance(v, bool) for v in val)):
+        raise InputError(f"`at` must be [x, y], two whole numbers (got {val!r})", where)
+    return (val[0], val[1])
+
+
+def _check_keys(table: dict, known: set[str], where: str) -> None:
+    for key in table:
+        if key not in known:
+            raise InputError(f"unknown key `{key}`; expected one of {', '.join(sorted(known))}", where)
+
+
+def parse_layout(data: dict, source: str) -> Layout:
+    """Read a layout from parsed TOML; checks shapes and types (not the rules)."""
+    _check_keys(data, {"challenge", "seed", "start", "round"}, source)
+    lay = Layout(source=source)
+    if "challenge" in data:
+        if not isinstance(data["challenge"], str):
+            raise InputError("`challenge` must be a challenge id string", f"{source}: challenge")
+        lay.challenge = data["challenge"]
+    if "seed" in data:
+        lay.seed = _int(data["seed"], f"{source}: seed", "`seed`")
+    start = data.get("start", {})
+    if not isinstance(start, dict):
+        raise InputError("[start] must be a table with `at` and `rotation`", f"{source}: start")
+    _check_keys(start, {"at", "rotation"}, f"{source}: [start]")
+    lay.start_at = _cell(start.get("at", [0, 0]), f"{source}: start.at")
+    lay.start_rotation = _int(start.get("rotation", 0), f"{source}: start.rotation", "`rotation`")
+    if not 0 <= lay.start_rotation <= 3:
+        raise InputError(f"rotation must be 0, 1, 2 or 3 quarter turns (got {lay.start_rotation})", f"{source}: start.rotation")
+    rounds = data.get("round", [])
+    if not isinstance(rounds, list):
+        raise InputError("`round` must be an array of tables ([[round]])", f"{source}: round")
+    for i, r in enumerate(rounds):
+        where = f"{source}: round[{i}]"
+        if not isinstance(r, dict):
+            raise InputError("each [[round]] must be a table", where)
+        _check_keys(r, {"number", "column", "tokens", "tiles", "pawns"}, where)
+        rp = RoundPlay(number=_int(r.get("number", i + 1), f"{where}.number", "`number`"), where=where)
+        if rp.number != i + 1:
+            raise InputError(f"rounds must be numbered 1, 2, ... in order (expected {i + 1}, got {rp.number})", f"{where}.number")
+        if "column" in r:
+            rp.column = _int(r["column"], f"{where}.column", "`column`")
+        if "tokens" in r:
+            if not isinstance(r["tokens"], list) or not all(isinstance(t, str) for t in r["tokens"]):
+                raise InputError("`tokens` must be a list of token names", f"{where}.tokens")
+            for t in r["tokens"]:
+                if t not in PAWN_KINDS + (STAR,):
+                    raise InputError(f"unknown token {t!r}; expected one of {', '.join(PAWN_KINDS + (STAR,))}", f"{where}.tokens")
+            rp.tokens = list(r["tokens"])
+        tiles = r.get("tiles", [])
+        if not isinstance(tiles, list):
+            raise InputError("`tiles` must be a list of { tile, at, rotation }", f"{where}.tiles")
+        for j, tp in enumerate(tiles):
+            tw = f"{where}.tiles[{j}]"
+            if not isinstance(tp, dict):
+                raise InputError("each tile must be a table { tile, at, rotation }", tw)
+            _check_keys(tp, {"tile", "at", "rotation"}, tw)
+            if not isinstance(tp.get("tile"), str):
+                raise InputError("`tile` must be a tile id string", f"{tw}.tile")
+            rot = _int(tp.get("rotation", 0), f"{tw}.rotation", "`rotation`")
+            if not 0 <= rot <= 3:
+                raise InputError(f"rotation must be 0, 1, 2 or 3 quarter turns clockwise (got {rot})", f"{tw}.rotation")
+            rp.tiles.append(TilePlay(tp["tile"], _cell(tp.get("at"), f"{tw}.at"), rot, tw))
+        pawns = r.get("pawns", [])
+        if not isinstance(pawns, list):
+            raise InputError("`pawns` must be a list of { at, pinpoint, token }", f"{where}.pawns")
+        for j, pp in enumerate(pawns):
+            pw = f"{where}.pawns[{j}]"
+            if not isinstance(pp, dict):
+                raise InputError("each pawn must be a table { at, pinpoint, token }", pw)
+            _check_keys(pp, {"at", "pinpoint", "token"}, pw)
+            token = pp.get("token")
+            if token not in PAWN_KINDS + (STAR,):
+                raise InputError(f"`token` must be one of {', '.join(PAWN_KINDS + (STAR,))} (got {token!r})", f"{pw}.token")
+            rp.pawns.append(
+                PawnPlay(_cell(pp.get("at"), f"{pw}.at"), _int(pp.get("pinpoint"), f"{pw}.pinpoint", "`pinpoint`"), token, pw)
+            )
+        lay.rounds.append(rp)
+    return lay
+
+
+def load_layout(path: str | pathlib.Path) -> Layout:
+    path = pathlib.Path(path)
+    return parse_layout(_read_toml(path), str(path))
+
+
+# ----------------------------------------------------------------------------- the referee
+@dataclass
+class Replay:
+    area: PlayArea
+    legal: bool = True
+    violation: str | None = None
+    notes: list[str] = field(default_factory=list)
+
+    def fail(self, message: str) -> None:
+        if self.legal:
+            self.legal = False
+            self.violation = message
+
+
+def replay(layout: Layout, tileset: TileSet, ruleset: Ruleset, market=None) -> Replay:
+    """Replay a layout; pawn points are scored at the moment each pawn is placed.
+
+    ``market`` (a :class:`~solver.desert.market.Market`) is the seed's market when the
+    layout names a seed; then every round must name the column taken and use its tiles
+    and its active tokens.
+    """
+    from solver.desert import scoring  # scoring imports nothing from here at run time
+
+    area = PlayArea(tileset, ruleset)
+    rep = Replay(area)
+    start = tileset.start.rotated(layout.start_rotation)
+    area.place(start, layout.start_at, 0)
+    if len(layout.rounds) > ruleset["rounds"]:
+        raise InputError(f"a game has {ruleset['rounds']} rounds, the layout lists {len(layout.rounds)}", layout.source)
+    if market is None and any(rp.tokens is None and rp.pawns for rp in layout.rounds):
+        rep.notes.append("pawn tokens not checked: the layout names neither a seed nor the active tokens of each round")
+    for rp in layout.rounds:
+        tokens = rp.tokens
+        offer = market.rounds[rp.number - 1] if market is not None else None
+        if offer is not None:
+            if rp.column is None:
+                raise InputError("with a seed, each round must name the `column` taken (1, 2 or 3)", rp.where)
+            if not 1 <= rp.column <= len(offer.columns):
+                raise InputError(f"`column` must be 1..{len(offer.columns)} (got {rp.column})", f"{rp.where}.column")
+            if tokens is not None and sorted(tokens) != sorted(offer.tokens):
+                raise InputError(
+                    f"`tokens` {tokens} differ from the seed's active tokens {list(offer.tokens)}", f"{rp.where}.tokens"
+                )
+            tokens = list(offer.tokens)
+            supply = list(offer.columns[rp.column - 1])
+        # tiles, in order
+        for tp in rp.tiles:
+            tt = tileset.get(tp.tile)
+            if tt is None or tt.id == tileset.start.id:
+                raise InputError(f"unknown tile id {tp.tile!r} (not in the loaded catalogues)", f"{tp.where}.tile")
+            if tp.at in area.grid:
+                raise InputError(
+                    f"a tile placed on another: {tp.at} already holds {area.grid[tp.at].tile.id}", f"{tp.where}.at"
+                )
+            ot = tt.rotated(tp.rotation)
+            where = f"round {rp.number}, {tp.tile} at {tp.at} rotation {tp.rotation} ({tp.where})"
+            if offer is not None:
+                if tp.tile in supply:
+                    supply.remove(tp.tile)
+                else:
+                    rep.fail(f"{where}: tile {tp.tile} is not (or no longer) in column {rp.column} of this round's market")
+            why = area.placement_problem(ot, tp.at)
+            if why:
+                rep.fail(f"{where}: {why}")
+            area.place(ot, tp.at, rp.number)
+            n_st = len(_stations(area))
+            if n_st > ruleset["desert_station_tokens"]:
+                rep.fail(f"{where}: needs Desert Station number {n_st}, the game has {ruleset['desert_station_tokens']} [ruleset desert_station_tokens]")
+        if offer is not None and supply and not ruleset["taken_tiles_optional"]:
+            rep.fail(f"round {rp.number}: tiles {supply} of the taken column were not placed [ruleset taken_tiles_optional]")
+        # pawns, in order, after the tiles
+        left = list(tokens) if tokens is not None else None
+        for pp in rp.pawns:
+            placed = area.grid.get(pp.at)
+            if placed is None:
+                raise InputError(f"a pawn on a missing pinpoint: no tile at {pp.at} by round {rp.number}", f"{pp.where}.at")
+            pins = placed.tile.pinpoints
+            if not 0 <= pp.pinpoint < len(pins):
+                raise InputError(
+                    f"a pawn on a missing pinpoint: {placed.tile.id} has "
+                    + (f"pinpoints 0..{len(pins) - 1}" if pins else "no pinpoints")
+                    + f" (got {pp.pinpoint})",
+                    f"{pp.where}.pinpoint",
+                )
+            if (pp.at, pp.pinpoint) in area.used_pins:
+                raise InputError(f"pinpoint {pp.pinpoint} of {placed.tile.id} at {pp.at} already holds a pawn", pp.where)
+            kind = pins[pp.pinpoint].pawn
+            where = f"round {rp.number}, {kind} on {placed.tile.id} at {pp.at} ({pp.where})"
+            if not token_allows(pp.token, kind, ruleset):
+                rep.fail(f"{where}: a {pp.token} token cannot place a {kind} pawn [ruleset star_any_pawn]")
+            if left is not None:
+                if pp.token in left:
+                    left.remove(pp.token)
+                else:
+                    rep.fail(f"{where}: no unused {pp.token} token in this round's active area {tokens}")
+            if kind == "camel" and area.camels() >= ruleset["camel_pawns"]:
+                rep.fail(f"{where}: the game has only {ruleset['camel_pawns']} camel pawns [ruleset camel_pawns]")
+            pawn = Pawn(pp.at, pp.pinpoint, kind, pp.token, rp.number)
+            pawn.points = scoring.pawn_points(area, pawn)
+            area.pawns.append(pawn)
+            area.used_pins.add((pp.at, pp.pinpoint))
+    return rep
+
+
+def _stations(area: PlayArea):
+    from solver.desert.network import desert_stations
+
+    return desert_stations(area)

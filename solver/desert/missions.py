@@ -1,0 +1,171 @@
+"""The three Desert solo challenges: missions and star thresholds (from challenges.toml)."""
+from __future__ import annotations
+
+import pathlib
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from solver.errors import InputError
+from solver.desert.ruleset import DATA, Rule, _read_toml
+from solver.desert.tiles import CORE, DESERT, DIRS, PAWN_KINDS, neighbour
+
+if TYPE_CHECKING:
+    from solver.desert.layout import PlayArea
+
+DEFAULT_CHALLENGES = DATA / "challenges.toml"
+MISSIONS = ("boundary-in-one-line", "landmarks-one-group", "desert-pawns-touch-core")
+
+
+@dataclass(frozen=True)
+class Challenge:
+    id: str
+    name: str
+    mission: str
+    quote: str
+    thresholds: tuple[int, ...]
+    pawn_kinds: tuple[str, ...] = ()
+
+    def stars(self, score: int, met: bool, failed_stars: int = 0) -> int:
+        if not met:
+            return failed_stars
+        return sum(1 for t in self.thresholds if score >= t)
+
+
+@dataclass
+class Challenges:
+    items: dict[str, Challenge]
+    failed_stars: int
+    failed_rule: Rule
+    path: pathlib.Path
+
+    def get(self, cid: str, where: str = "--challenge") -> Challenge:
+        if cid not in self.items:
+            raise InputError(f"unknown challenge {cid!r}; expected one of {', '.join(self.items)}", where)
+        return self.items[cid]
+
+
+def load_challenges(path: str | pathlib.Path | None = None) -> Challenges:
+    path = pathlib.Path(path) if path else DEFAULT_CHALLENGES
+    data = _read_toml(path)
+    stars = data.get("stars", {})
+    fs = stars.get("mission_failed_stars")
+    if not isinstance(fs, int) or isinstance(fs, bool) or fs < 0:
+        raise InputError("`mission_failed_stars` must be a whole number >= 0", f"{path}: [stars]")
+    if stars.get("source") != "assumed" or not stars.get("reason"):
+        raise InputError("needs source = \"assumed\" and a `reason`", f"{path}: [stars]")
+    items: dict[str, Challenge] = {}
+    for i, c in enumerate(data.get("challenge", [])):
+        where = f"{path}: challenge[{i}]"
+        for key in ("id", "name", "mission", "quote"):
+            if not isinstance(c.get(key), str):
+                raise InputError(f"missing `{key}` (a string)", where)
+        if c["mission"] not in MISSIONS:
+            raise InputError(f"unknown mission {c['mission']!r}; expected one of {', '.join(MISSIONS)}", f"{where}.mission")
+        th = c.get("thresholds")
+        if not (isinstance(th, list) and th and all(isinstance(v, int) for v in th) and th == sorted(th)):
+            raise InputError("`thresholds` must be increasing whole numbers (1, 2, 3 stars)", f"{where}.thresholds")
+        kinds = tuple(c.get("pawn_kinds", ()))
+        if any(k not in PAWN_KINDS for k in kinds):
+            raise InputError(f"pawn kinds must be among {', '.join(PAWN_KINDS)}", f"{where}.pawn_kinds")
+        if c["mission"] == "desert-pawns-touch-core" and not kinds:
+            raise InputError("this mission needs `pawn_kinds`", where)
+        items[c["id"]] = Challenge(c["id"], c["name"], c["mission"], c["quote"], tuple(th), kinds)
+    if not items:
+        raise InputError("no [[challenge]] entries", str(path))
+    return Challenges(items, fs, Rule("mission_failed_stars", fs, "assumed", stars["reason"]), path)
+
+
+# ----------------------------------------------------------------------------- checks
+@dataclass
+class MissionResult:
+    met: bool
+    reason: str
+
+
+def check(challenge: Challenge, area: "PlayArea") -> MissionResult:
+    return {
+        "boundary-in-one-line": _boundary,
+        "landmarks-one-group": _landmarks,
+        "desert-pawns-touch-core": _pawns,
+    }[challenge.mission](challenge, area)
+
+
+def boundary_tiles(area: "PlayArea") -> list[tuple[int, int]]:
+    """Desert tiles with at least one orthogonally adjacent regular (core) tile."""
+    out = []
+    for cell, p in area.grid.items():
+        if p.tile.kind != DESERT:
+            continue
+        if any((nb := area.grid.get(neighbour(cell, d))) is not None and nb.tile.kind == CORE for d in DIRS):
+            out.append(cell)
+    return sorted(out)
+
+
+def _boundary(ch: Challenge, area: "PlayArea") -> MissionResult:
+    cells = boundary_tiles(area)
+    if not cells:
+        return MissionResult(True, "no Desert tile touches a regular tile")
+    rows = {c[1] for c in cells}
+    cols = {c[0] for c in cells}
+    if len(rows) == 1:
+        return MissionResult(True, f"{_n(len(cells), 'Desert tile')} next to regular tiles, all in row y={cells[0][1]}")
+    if len(cols) == 1:
+        return MissionResult(True, f"{_n(len(cells), 'Desert tile')} next to regular tiles, all in column x={cells[0][0]}")
+    return MissionResult(
+        False,
+        f"the Desert tiles next to regular tiles, {', '.join(map(str, cells))}, span rows {sorted(rows)} "
+        f"and columns {sorted(cols)}: not a single row or column",
+    )
+
+
+def _landmarks(ch: Challenge, area: "PlayArea") -> MissionResult:
+    cells = {c for c, p in area.grid.items() if p.tile.landmarks}
+    if not cells:
+        return MissionResult(True, "no Landmark in the play area")
+    groups, seen = [], set()
+    for c in sorted(cells):
+        if c in seen:
+            continue
+        todo, g = [c], []
+        seen.add(c)
+        while todo:
+            cur = todo.pop()
+            g.append(cur)
+            for d in DIRS:
+                nb = neighbour(cur, d)
+                if nb in cells and nb not in seen:
+                    seen.add(nb)
+                    todo.append(nb)
+        groups.append(sorted(g))
+    n = sum(len(area.grid[c].tile.landmarks) for c in cells)
+    if len(groups) == 1:
+        return MissionResult(True, f"{_n(n, 'Landmark')} on {_n(len(cells), 'tile')} forming one orthogonally adjacent group")
+    return MissionResult(
+        False,
+        f"the Landmark tiles form {len(groups)} separate groups: " + "; ".join(", ".join(map(str, g)) for g in groups),
+    )
+
+
+def _pawns(ch: Challenge, area: "PlayArea") -> MissionResult:
+    bad = []
+    count = 0
+    for p in area.pawns:
+        if p.kind not in ch.pawn_kinds:
+            continue
+        placed = area.grid[p.cell]
+        if placed.tile.kind != DESERT:
+            continue
+        count += 1
+        if not any(
+            (nb := area.grid.get(neighbour(p.cell, d))) is not None and nb.tile.kind == CORE for d in DIRS
+        ):
+            bad.append(f"{p.kind} on {placed.tile.id} at {p.cell}")
+    if bad:
+        return MissionResult(False, "Desert tiles holding a pawn touch no regular tile: " + "; ".join(bad))
+    if not count:
+        return MissionResult(True, f"no pawn ({'/'.join(ch.pawn_kinds)}) on a Desert tile")
+    return MissionResult(True, f"{_n(count, 'pawn')} ({'/'.join(ch.pawn_kinds)}) on Desert tiles, each next to a regular tile")
+
+
+def _n(k: int, word: str) -> str:
+    return f"{k} {word}{'' if k == 1 else 's'}"
