@@ -157,7 +157,10 @@ def check_plan(instance: Path = INSTANCE,
             verdict = f"cleared in round {s.cleared_round}" if s.cleared_round else (
                 "cleared" if s.is_cleared() else "not cleared")
             typer.echo(f"legal plan: {verdict}")
-        typer.echo(f"round {s.round - (1 if s.phase in ('shares', 'over') else 0)}: cash ${s.cash}, income {s.income}, "
+        # A finished round has moved the marker on; a failed step is reported in its own round.
+        shown = s.round if result.error else s.round - (1 if s.phase in ("shares", "over") else 0)
+        where = f"stopped in round {shown}" if result.error else f"after round {shown}"
+        typer.echo(f"{where}: cash ${s.cash}, income {s.income}, "
                    f"shares {s.shares}, locomotive {s.locomotive}, spent on track ${s.spent_on_track}")
         left = {k: v for k, v in s.summary()["goods"].items()}
         typer.echo("cubes left: " + (json.dumps(left) if left else "none"))

@@ -84,6 +84,8 @@ def sentence(difficulty: str, s: dict, kind: str) -> str:
             f"(95% CI {100 * s['ci95'][0]:.0f}-{100 * s['ci95'][1]:.0f}%)")
     if s["median_rounds"] is not None:
         text += f", needing {s['median_rounds']:g} rounds at the median"
+        if s["rounds_upper_bounds_unproved"]:
+            text += " (the best plan found where the minimum is not proved)"
     if s["verdict_unknown"]:
         text += f"; {s['verdict_unknown']} setup(s) left unknown are not counted"
     return text + "."
@@ -93,6 +95,7 @@ def _plot(path: pathlib.Path, title: str, panels: list[tuple[str, list]]) -> Non
     import matplotlib
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
+    from matplotlib.ticker import MaxNLocator
 
     fig, axes = plt.subplots(1, len(panels), figsize=(4 * len(panels), 3.2), squeeze=False)
     for ax, (label, values) in zip(axes[0], panels):
@@ -100,6 +103,8 @@ def _plot(path: pathlib.Path, title: str, panels: list[tuple[str, list]]) -> Non
             lo, hi = min(values), max(values)
             bins = [x - 0.5 for x in range(int(lo), int(hi) + 2)] if hi - lo <= 40 else 20
             ax.hist(values, bins=bins, color="#4363d8", edgecolor="white")
+            ax.xaxis.set_major_locator(MaxNLocator(integer=True))
+            ax.yaxis.set_major_locator(MaxNLocator(integer=True))
         else:
             ax.text(0.5, 0.5, "no data", ha="center", va="center", transform=ax.transAxes)
         ax.set_xlabel(label)

@@ -38,7 +38,7 @@ def test_tiny_island_plan_clears_in_round_2(run_cli):
     assert r.code == 0, r.out + r.err
     lines = r.out.splitlines()
     assert lines[0] == "legal plan: cleared in round 2"
-    assert lines[1] == "round 2: cash $1, income 4, shares 2, locomotive 2, spent on track $7"
+    assert lines[1] == "after round 2: cash $1, income 4, shares 2, locomotive 2, spent on track $7"
     assert lines[2] == "cubes left: none"
     assert "Assumptions this answer depends on:" in r.out
     assert "scenario.rounds:" in r.out  # an assumed value of the tiny island
@@ -53,7 +53,7 @@ def test_easter_island_plan_plays_two_legal_rounds(run_cli):
     assert r.code == 0, r.out + r.err
     lines = r.out.splitlines()
     assert lines[0] == "legal plan: not cleared"
-    assert lines[1] == "round 2: cash $7, income 3, shares 4, locomotive 2, spent on track $3"
+    assert lines[1] == "after round 2: cash $7, income 3, shares 4, locomotive 2, spent on track $3"
     left = json.loads(lines[2].removeprefix("cubes left: "))
     assert left["G3"] == ["purple", "yellow"]  # Rapa Nui turned the moai upside down
     assert left["D2"] == ["blue"] and "C3" not in left
@@ -68,7 +68,7 @@ def test_tiny_zoo_plan_feeds_every_area_by_round_3(run_cli):
     assert r.code == 0, r.out + r.err
     lines = r.out.splitlines()
     assert lines[0] == "legal plan: cleared in round 3"
-    assert lines[1] == "round 3: cash $8, income 7, shares 6, locomotive 3, spent on track $16"
+    assert lines[1] == "after round 3: cash $8, income 7, shares 6, locomotive 3, spent on track $16"
 
 
 def test_difficulty_option_must_match_the_plan(run_cli):
