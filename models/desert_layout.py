@@ -712,7 +712,7 @@ def hint_from_layout(lm: LayoutModel, layout: Layout, time_limit: float = 10.0) 
     back) and its objective, or None when the layout does not fit the model (e.g. outside
     the play-area box); then nothing is hinted.
     """
-    layout = _shifted(layout)
+    layout = layout.normalised()
     fixed = lm.model.Clone()
     try:
         _fix_to(lm, layout, fixed)
@@ -728,23 +728,6 @@ def hint_from_layout(lm: LayoutModel, layout: Layout, time_limit: float = 10.0) 
         lm.model.AddHint(v, solver.Value(v))
     read_back, _ = extract(lm, solver)
     return read_back, int(solver.ObjectiveValue())
-
-
-def _shifted(layout: Layout) -> Layout:
-    cells = [layout.start_at] + [tp.at for rp in layout.rounds for tp in rp.tiles]
-    dx, dy = -min(c[0] for c in cells), -min(c[1] for c in cells)
-    out = Layout((layout.start_at[0] + dx, layout.start_at[1] + dy), layout.start_rotation, [], layout.challenge, layout.seed)
-    for rp in layout.rounds:
-        out.rounds.append(
-            RoundPlay(
-                rp.number,
-                rp.column,
-                rp.tokens,
-                [TilePlay(tp.tile, (tp.at[0] + dx, tp.at[1] + dy), tp.rotation) for tp in rp.tiles],
-                [PawnPlay((pp.at[0] + dx, pp.at[1] + dy), pp.pinpoint, pp.token) for pp in rp.pawns],
-            )
-        )
-    return out
 
 
 def solve(

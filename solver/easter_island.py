@@ -475,14 +475,5 @@ def batch_solve(difficulty: str, seed: int, time_limit: float, instance: str | N
 
     inst = load_instance(instance or default_instance("easter-island"))
     setup = draw_setup(inst, difficulty, seed, parse_bag(bag) if bag else None)
-    a = analyse(inst, difficulty, setup, time_limit=time_limit)
-    end = a.end_state or {}
-    return {
-        "verdict": a.verdict,
-        "proved": a.verdict != "unknown" and (a.verdict == "not clearable" or a.min_rounds_proved),
-        "min_rounds": a.upper_bound if a.min_rounds_proved else None,
-        "rounds_lower_bound": a.lower_bound, "rounds_upper_bound": a.upper_bound,
-        "shares": end.get("shares"), "cash": end.get("cash"), "track_cost": end.get("spent_on_track"),
-        "network_cost": a.network.cost if a.network else None,
-        "impossible": a.impossible, "setup": setup_to_json(inst, setup),
-    }
+    answer = analyse(inst, difficulty, setup, time_limit=time_limit)
+    return {**answer.batch_record(), "setup": setup_to_json(inst, setup)}

@@ -35,6 +35,18 @@ class Answer:
     search: dict = field(default_factory=dict)
     extra_networks: list = field(default_factory=list)  # (label, Network): other proven networks worth showing
 
+    def batch_record(self) -> dict:
+        """The JSON-ready fields a batch keeps for one solve."""
+        end = self.end_state or {}
+        return {
+            "verdict": self.verdict,
+            "proved": self.verdict == "not clearable" or (self.verdict == "clearable" and self.min_rounds_proved),
+            "min_rounds": self.upper_bound if self.min_rounds_proved else None,
+            "rounds_lower_bound": self.lower_bound, "rounds_upper_bound": self.upper_bound,
+            "shares": end.get("shares"), "cash": end.get("cash"), "track_cost": end.get("spent_on_track"),
+            "network_cost": self.network.cost if self.network else None, "impossible": self.impossible,
+        }
+
     def min_rounds_text(self) -> str:
         if self.verdict == "not clearable":
             return "none (not clearable)"
@@ -107,7 +119,7 @@ def answer_text(data: dict, instance: Instance, rules) -> str:
     L.append(f"  because {data['verdict_proof']}")
     for reason in data["impossible"]:
         L.append(f"  - {reason}")
-    L.append(f"Minimum rounds to clear: " + (
+    L.append("Minimum rounds to clear: " + (
         f"{data['min_rounds']} (proved: the plan meets the lower bound)" if data["min_rounds_proved"] else
         ("none" if data["verdict"] == "not clearable" and data["rounds_upper_bound"] is None and data["impossible"]
          else f"unknown, between {data['rounds_lower_bound']} and {data['rounds_upper_bound'] or '?'}")))

@@ -923,14 +923,6 @@ def batch_solve(difficulty: str, seed: int, time_limit: float, instance: str | N
     if shuffle_dangers:
         inst = shuffled_dangers(inst, seed)
     setup = draw_setup(inst, difficulty, seed)
-    a = analyse(inst, difficulty, setup, Rules(strict_exits=strict_exits), time_limit=time_limit)
-    end = a.end_state or {}
-    return {
-        "verdict": a.verdict,
-        "proved": a.verdict != "unknown" and (a.verdict == "not clearable" or a.min_rounds_proved),
-        "min_rounds": a.upper_bound if a.min_rounds_proved else None,
-        "rounds_lower_bound": a.lower_bound, "rounds_upper_bound": a.upper_bound,
-        "shares": end.get("shares"), "cash": end.get("cash"), "track_cost": end.get("spent_on_track"),
-        "network_cost": a.network.cost if a.network else None, "impossible": a.impossible,
-        "dangers": {inst.board.cities[h].name: inst.board.cities[h].danger for h in sorted(inst.board.cities)},
-    }
+    answer = analyse(inst, difficulty, setup, Rules(strict_exits=strict_exits), time_limit=time_limit)
+    dangers = {inst.board.cities[h].name: inst.board.cities[h].danger for h in sorted(inst.board.cities)}
+    return {**answer.batch_record(), "dangers": dangers}

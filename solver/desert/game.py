@@ -387,20 +387,7 @@ def beam_policy(setup: Setup, market: Market, ch: Challenge | None, width: int =
 
 def normalise(layout: Layout) -> Layout:
     """Shift a layout so that its smallest x and y are 0 (the solver's box starts there)."""
-    cells = [layout.start_at] + [tp.at for rp in layout.rounds for tp in rp.tiles]
-    dx, dy = -min(c[0] for c in cells), -min(c[1] for c in cells)
-    out = Layout((layout.start_at[0] + dx, layout.start_at[1] + dy), layout.start_rotation, [], layout.challenge, layout.seed, layout.source)
-    for rp in layout.rounds:
-        out.rounds.append(
-            RoundPlay(
-                rp.number,
-                rp.column,
-                rp.tokens,
-                [TilePlay(tp.tile, (tp.at[0] + dx, tp.at[1] + dy), tp.rotation) for tp in rp.tiles],
-                [PawnPlay((pp.at[0] + dx, pp.at[1] + dy), pp.pinpoint, pp.token) for pp in rp.pawns],
-            )
-        )
-    return out
+    return layout.normalised()
 
 
 # ----------------------------------------------------------------------------- the layout solver

@@ -187,6 +187,19 @@ class Layout:
     seed: int | None = None
     source: str = "<layout>"
 
+    def normalised(self) -> "Layout":
+        """The same layout shifted so that its smallest x and y are 0 (the solver's box starts there)."""
+        cells = [self.start_at] + [tp.at for rp in self.rounds for tp in rp.tiles]
+        dx, dy = -min(c[0] for c in cells), -min(c[1] for c in cells)
+        out = Layout((self.start_at[0] + dx, self.start_at[1] + dy), self.start_rotation, [], self.challenge,
+                     self.seed, self.source)
+        for rp in self.rounds:
+            out.rounds.append(RoundPlay(
+                rp.number, rp.column, rp.tokens,
+                [TilePlay(tp.tile, (tp.at[0] + dx, tp.at[1] + dy), tp.rotation) for tp in rp.tiles],
+                [PawnPlay((pp.at[0] + dx, pp.at[1] + dy), pp.pinpoint, pp.token) for pp in rp.pawns]))
+        return out
+
     def to_toml(self, comment: str = "") -> str:
         lines = []
         for c in comment.splitlines():
