@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING
 
 from solver.errors import InputError
 from solver.desert.ruleset import DATA, Rule, _read_toml
-from solver.desert.tiles import CORE, DESERT, DIRS, PAWN_KINDS, neighbour
+from solver.desert.tiles import CORE, DESERT, DIRS, PAWN_KINDS, neighbour, orthogonal_groups
 
 if TYPE_CHECKING:
     from solver.desert.layout import PlayArea
@@ -122,21 +122,7 @@ def _landmarks(ch: Challenge, area: "PlayArea") -> MissionResult:
     cells = {c for c, p in area.grid.items() if p.tile.landmarks}
     if not cells:
         return MissionResult(True, "no Landmark in the play area")
-    groups, seen = [], set()
-    for c in sorted(cells):
-        if c in seen:
-            continue
-        todo, g = [c], []
-        seen.add(c)
-        while todo:
-            cur = todo.pop()
-            g.append(cur)
-            for d in DIRS:
-                nb = neighbour(cur, d)
-                if nb in cells and nb not in seen:
-                    seen.add(nb)
-                    todo.append(nb)
-        groups.append(sorted(g))
+    groups = orthogonal_groups(cells)
     n = sum(len(area.grid[c].tile.landmarks) for c in cells)
     if len(groups) == 1:
         return MissionResult(True, f"{_n(n, 'Landmark')} on {_n(len(cells), 'tile')} forming one orthogonally adjacent group")

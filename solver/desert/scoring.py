@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from solver.desert import network
-from solver.desert.tiles import DESERT, DIRS, EMPTY, HIGHWAY, RAILROAD, TRAIL, neighbour, opposite
+from solver.desert.tiles import DESERT, DIRS, EMPTY, HIGHWAY, RAILROAD, TRAIL, neighbour, opposite, orthogonal_groups
 
 if TYPE_CHECKING:
     from solver.desert.layout import Pawn, PlayArea
@@ -139,23 +139,7 @@ def openings(area: "PlayArea") -> list[tuple[Cell, int]]:
 
 
 def city_groups(area: "PlayArea") -> list[list[Cell]]:
-    cities = {c for c, p in area.grid.items() if p.tile.cities > 0}
-    groups, seen = [], set()
-    for c in sorted(cities):
-        if c in seen:
-            continue
-        todo, group = [c], []
-        seen.add(c)
-        while todo:
-            cur = todo.pop()
-            group.append(cur)
-            for d in DIRS:
-                nb = neighbour(cur, d)
-                if nb in cities and nb not in seen:
-                    seen.add(nb)
-                    todo.append(nb)
-        groups.append(sorted(group))
-    return groups
+    return orthogonal_groups({c for c, p in area.grid.items() if p.tile.cities > 0})
 
 
 def final_score(area: "PlayArea") -> ScoreReport:

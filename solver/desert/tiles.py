@@ -39,6 +39,26 @@ def neighbour(cell: tuple[int, int], d: int) -> tuple[int, int]:
     return (cell[0] + DELTA[d][0], cell[1] + DELTA[d][1])
 
 
+def orthogonal_groups(cells: set[tuple[int, int]]) -> list[list[tuple[int, int]]]:
+    """Split cells into groups joined side to side (city groups, the Lost World's landmarks)."""
+    groups, seen = [], set()
+    for c in sorted(cells):
+        if c in seen:
+            continue
+        todo, group = [c], []
+        seen.add(c)
+        while todo:
+            cur = todo.pop()
+            group.append(cur)
+            for d in DIRS:
+                nb = neighbour(cur, d)
+                if nb in cells and nb not in seen:
+                    seen.add(nb)
+                    todo.append(nb)
+        groups.append(sorted(group))
+    return groups
+
+
 @dataclass(frozen=True)
 class Route:
     """One connected drawing inside a tile: the sides it reaches, and whether a
