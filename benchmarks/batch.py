@@ -18,7 +18,7 @@ import time
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from solver.batch import load_results, make_batch, run_batch  # noqa: E402
+from solver.batch.runner import load_results, make_batch, run_batch  # noqa: E402
 
 ANSWER = ("verdict", "proved", "min_rounds", "rounds_upper_bound", "shares", "cash")
 

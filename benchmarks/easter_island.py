@@ -22,11 +22,12 @@ import time
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from solver.easter_island import analyse, target_network, _Planner  # noqa: E402
-from solver.instance import load_instance  # noqa: E402
-from solver.plan import Plan, replay  # noqa: E402
-from solver.setup import draw_setup, parse_bag  # noqa: E402
-from solver.state import Rules  # noqa: E402
+from solver.solo.easter_island import analyse, target_network, _Planner  # noqa: E402
+from solver.board.instance import load_instance  # noqa: E402
+from solver.games import load_instance
+from solver.engine.plan import Plan, replay  # noqa: E402
+from solver.engine.setup import draw_setup, parse_bag  # noqa: E402
+from solver.engine.state import Rules  # noqa: E402
 
 BAGS = {"instance": None, "no-purple": "red=20,blue=20,yellow=20,black=16"}
 FIELDS = ["bag", "difficulty", "seed", "verdict", "min_rounds", "rounds_lower_bound", "rounds_upper_bound",

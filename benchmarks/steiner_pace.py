@@ -32,7 +32,7 @@ ROOT = pathlib.Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from models.steiner import _flow_mip, solve_steiner  # noqa: E402
-from solver.pace import read_gr  # noqa: E402
+from solver.board.pace import read_gr  # noqa: E402
 
 DEFAULT_FOLDER = ROOT.parent / "shared" / "data" / "pace2018-track1"
 DEFAULT_OUT = ROOT / "results" / "steiner-pace2018.csv"

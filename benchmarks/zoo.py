@@ -40,13 +40,14 @@ import time
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-import solver.zoo as zoo  # noqa: E402
-import solver.zoo_routes as zr  # noqa: E402
-from solver.instance import load_instance  # noqa: E402
-from solver.moves import EndBuild, IssueShares, SelectAction  # noqa: E402
-from solver.plan import replay  # noqa: E402
-from solver.setup import draw_setup  # noqa: E402
-from solver.state import GameState, Rules  # noqa: E402
+import solver.solo.zoo as zoo  # noqa: E402
+import solver.solo.zoo_routes as zr  # noqa: E402
+from solver.board.instance import load_instance  # noqa: E402
+from solver.games import load_instance
+from solver.engine.moves import EndBuild, IssueShares, SelectAction  # noqa: E402
+from solver.engine.plan import replay  # noqa: E402
+from solver.engine.setup import draw_setup  # noqa: E402
+from solver.engine.state import GameState, Rules  # noqa: E402
 
 FIELDS = ["variant", "seed", "exits", "dangers", "verdict", "min_rounds", "rounds_lower_bound", "rounds_upper_bound",
           "proof", "shares", "cash", "track_cost", "network_cost", "network_status", "teleport_network_cost",

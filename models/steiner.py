@@ -58,7 +58,7 @@ from typing import Hashable, Iterable
 
 import networkx as nx
 
-from solver.errors import InputError
+from solver.board.errors import InputError
 
 INF = float("inf")
 

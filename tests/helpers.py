@@ -1,10 +1,10 @@
 """Small helpers to set up game states for rule tests."""
 from __future__ import annotations
 
-from solver.hexgrid import Hex
-from solver.instance import load_instance
-from solver.moves import EndBuild, IssueShares, SelectAction, Ship, path_to_tiles, parse_route
-from solver.state import GameState, Rules
+from solver.board.hexgrid import Hex
+from solver.games import load_instance
+from solver.engine.moves import EndBuild, IssueShares, SelectAction, Ship, path_to_tiles, parse_route
+from solver.engine.state import GameState, Rules
 from tests.conftest import INSTANCES
 
 H = Hex.parse

@@ -1,8 +1,8 @@
 """The base rules the solo maps use (../shared/rules/age-of-steam-base.md)."""
 import pytest
 
-from solver.moves import IssueShares, LayTile, Pass, UpgradeLocomotive
-from solver.state import IllegalMove
+from solver.engine.moves import IssueShares, LayTile, Pass, UpgradeLocomotive
+from solver.engine.state import IllegalMove
 from tests.helpers import H, instance, lay, new_state, ship, to_build, to_ship
 
 TINY = "tiny/tiny-island.toml"
@@ -162,7 +162,7 @@ def test_shares_give_five_dollars_each_up_to_fifteen(island):
 
 
 def to_build_after_shares(s):
-    from solver.moves import SelectAction
+    from solver.engine.moves import SelectAction
     s.apply(SelectAction(None))
     return s
 

@@ -9,7 +9,7 @@ import time
 
 import pytest
 
-from solver.batch import load_results
+from solver.batch.runner import load_results
 from tests.conftest import INSTANCES, ROOT
 
 TINY = str(INSTANCES / "tiny" / "tiny-island.toml")
@@ -112,7 +112,7 @@ def test_progress_bar_shows_on_a_terminal_only(tmp_path):
 def test_report_numbers_agree_with_the_json_lines_and_plots_are_images(uninterrupted, run_cli):
     from matplotlib.image import imread
 
-    from solver.designer_report import wilson
+    from solver.batch.designer_report import wilson
     res = run_cli("report", uninterrupted, "--json")
     assert res.code == 0, res.err
     report = json.loads(res.out)
@@ -132,7 +132,7 @@ def test_report_numbers_agree_with_the_json_lines_and_plots_are_images(uninterru
 
 
 def test_wilson_interval_matches_a_known_value():
-    from solver.designer_report import wilson
+    from solver.batch.designer_report import wilson
     lo, hi = wilson(87, 100)
     assert (round(lo, 3), round(hi, 3)) == (0.790, 0.922)
 

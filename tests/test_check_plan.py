@@ -13,10 +13,10 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from solver.instance import load_instance
-from solver.moves import EndBuild, IssueShares, Pass, SelectAction
-from solver.plan import load_plan, replay
-from solver.state import GameState, Rules
+from solver.games import load_instance
+from solver.engine.moves import EndBuild, IssueShares, Pass, SelectAction
+from solver.engine.plan import load_plan, replay
+from solver.engine.state import GameState, Rules
 from tests.conftest import INSTANCES, ROOT
 from tests.helpers import H, lay, ship
 
@@ -260,7 +260,7 @@ def test_the_plan_example_in_the_docs_is_legal(run_cli, tmp_path):
 
 
 def test_the_setup_example_in_the_docs_loads(tmp_path):
-    from solver.setup import load_setup
+    from solver.engine.setup import load_setup
     doc = (ROOT / "docs" / "instance-format.md").read_text()
     example = next(block for block in doc.split("```toml\n")[1:] if block.startswith("[setup]")).split("```")[0]
     path = tmp_path / "setup.toml"

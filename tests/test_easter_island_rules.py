@@ -1,8 +1,8 @@
 """What the Easter Island sheet changes (../shared/seeds/easter-island-and-zoo.txt)."""
 import pytest
 
-from solver.moves import IssueShares, Pass, SelectAction, Urbanize
-from solver.state import Rules
+from solver.engine.moves import IssueShares, Pass, SelectAction, Urbanize
+from solver.engine.state import Rules
 from tests.helpers import H, instance, lay, new_state, ship, to_build, to_ship
 
 SETUP = {"A1": ["red", "blue"], "C1": ["red"]}

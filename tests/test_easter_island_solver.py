@@ -3,9 +3,9 @@ import json
 
 import pytest
 
-from solver.easter_island import analyse, rounds_lower_bound
-from solver.plan import plan_from_json, replay
-from solver.state import Rules
+from solver.solo.easter_island import analyse, rounds_lower_bound
+from solver.engine.plan import plan_from_json, replay
+from solver.engine.state import Rules
 from tests.conftest import INSTANCES
 from tests.helpers import H, instance
 
@@ -44,7 +44,7 @@ def test_a_ruin_cut_off_by_impassable_sides_is_proved_not_clearable(tmp_path):
     text = text.replace("[scenario]", walls + "\n[scenario]", 1)
     path = tmp_path / "cut.toml"
     path.write_text(text)
-    from solver.instance import load_instance
+    from solver.games import load_instance
     inst = load_instance(path)
     answer = analyse(inst, "easy", TINY_SETUP, time_limit=30)
     assert answer.verdict == "not clearable"
@@ -84,7 +84,7 @@ FIXED = {"easy": 2, "normal": 5, "hard": 5}
 
 @pytest.mark.parametrize("difficulty", ["easy", "normal", "hard"])
 def test_each_difficulty_fixed_setup_plan_passes_the_referee_and_meets_the_bound(difficulty):
-    from solver.setup import draw_setup, parse_bag
+    from solver.engine.setup import draw_setup, parse_bag
     inst = instance("easter-island.toml")
     setup = draw_setup(inst, difficulty, FIXED[difficulty], parse_bag(NO_PURPLE))
     answer = analyse(inst, difficulty, setup, time_limit=120, beam_width=2, polish_width=0)

@@ -19,8 +19,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from solver import cli
-from solver.errors import InputError
-from solver.instance import load_instance
+from solver.board.errors import InputError
+from solver.games import load_instance
 from tests.conftest import INSTANCES, ROOT
 
 EI = INSTANCES / "easter-island.toml"

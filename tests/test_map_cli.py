@@ -6,8 +6,8 @@ import xml.etree.ElementTree as ET
 
 import pytest
 
-from solver.instance import load_instance
-from solver.render import CITY_FILL, TERRAIN_FILL
+from solver.games import load_instance
+from solver.report.render import CITY_FILL, TERRAIN_FILL
 from tests.conftest import INSTANCES, ROOT
 
 SVG = "{http://www.w3.org/2000/svg}"

@@ -6,9 +6,9 @@ import json
 
 import pytest
 
-from solver.instance import load_instance
-from solver.moves import Ship, UpgradeLocomotive
-from solver.multiplayer import load_state
+from solver.games import load_instance
+from solver.engine.moves import Ship, UpgradeLocomotive
+from solver.multi.state import load_state
 from tests.conftest import INSTANCES
 
 FIN, FIN_STATE = INSTANCES / "finland.toml", INSTANCES / "states" / "finland.toml"
@@ -114,8 +114,8 @@ def test_finland_track_to_a_zone_completes_a_link():
 
 
 def test_finland_impassable_lakes_raise_the_build_cost(run_cli):
-    from solver.maps import ruleset_for
-    from solver.network import cheapest_network
+    from solver.games import ruleset_for
+    from models.network import cheapest_network
     inst = load_instance(FIN)
     rs = ruleset_for("finland")
     stops = [inst.board.stop_by_name("Tampere"), inst.board.stop_by_name("Kuopio")]
@@ -135,7 +135,7 @@ def test_finland_track_across_a_lake_is_a_bad_state(run_cli, tmp_path):
 
 
 def test_finland_setup_counts():
-    from solver.maps import ruleset_for
+    from solver.games import ruleset_for
     inst = load_instance(FIN)
     counts = ruleset_for("finland").setup_counts(inst)
     assert counts["Russia"] == 5 and counts["Helsinki"] == 2
@@ -215,9 +215,9 @@ def test_kc_power_plants_and_no_engine_track():
 
 
 def test_kc_costs_and_starting_hexes(run_cli):
-    from solver.hexgrid import Hex
+    from solver.board.hexgrid import Hex
     inst = load_instance(KC)
-    from solver.maps import ruleset_for
+    from solver.games import ruleset_for
     rs = ruleset_for("kansas-city")
     assert len(rs.starting_hexes(inst)) == 8
     assert rs.tile_cost_at(inst, Hex.parse("C4")) == 4      # starting hex
@@ -243,7 +243,7 @@ def test_kc_track_contiguous_back_to_kansas_city(run_cli, tmp_path):
 
 
 def test_kc_setup_counts():
-    from solver.maps import ruleset_for
+    from solver.games import ruleset_for
     inst = load_instance(KC)
     counts = ruleset_for("kansas-city").setup_counts(inst)
     assert counts["Kansas City MO"] == 3 and counts["Kansas City KS"] == 2 and counts["St. Joseph"] == 3

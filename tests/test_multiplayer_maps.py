@@ -5,10 +5,10 @@ import json
 
 import pytest
 
-from solver.instance import load_instance
-from solver.maps import ruleset_for
-from solver.moves import Ship
-from solver.multiplayer import load_state
+from solver.games import load_instance
+from solver.games import ruleset_for
+from solver.engine.moves import Ship
+from solver.multi.state import load_state
 from tests.conftest import INSTANCES
 
 MAPS = ["finland", "portugal", "synapses", "human-body", "kansas-city"]
@@ -64,7 +64,7 @@ def test_state_for_another_map_is_refused(run_cli):
 def test_portugal_rada_de_lisboa_is_impassable(run_cli):
     import dataclasses
 
-    from solver.network import cheapest_network
+    from models.network import cheapest_network
     inst = load_instance(board("portugal"))
     rs = ruleset_for("portugal")
     stops = [inst.board.stop_by_name("Lisboa"), inst.board.stop_by_name("Setúbal")]
@@ -195,7 +195,7 @@ def test_synapses_bad_states(run_cli, tmp_path, discs, key, words):
 
 
 def test_synapses_more_discs_on_a_neuron_than_players_is_refused(tmp_path):
-    from solver.errors import InputError
+    from solver.board.errors import InputError
     inst = load_instance(board("synapses"))
     rs = ruleset_for("synapses")
     text = '[game]\nmap = "Synapses"\nplayers = 3\nactive = "P"\n' + "".join(
@@ -277,7 +277,7 @@ def test_human_body_lung_disc_link_and_costs(run_cli):
     data = json.loads(run_cli("build-cost", board("human-body"), "--connect", "Left lung,Right lung",
                               "--json").out)
     assert data["cost"] == 3 and data["status"] == "optimal" and data["tiles"] == []
-    from solver.hexgrid import Hex
+    from solver.board.hexgrid import Hex
     rs = ruleset_for("human-body")
     assert rs.tile_cost_at(inst, Hex.parse("E4")) == 3 == rs.tile_cost_at(inst, Hex.parse("B2"))  # bone, plain
 

@@ -4,16 +4,16 @@ import xml.etree.ElementTree as ET
 
 import pytest
 
-from solver.hexgrid import Hex
-from solver.instance import load_instance
-from solver.maps.easter_island import ruins_connected
-from solver.state import GameState
+from solver.board.hexgrid import Hex
+from solver.games import load_instance
+from solver.engine.maps.easter_island import ruins_connected
+from solver.engine.state import GameState
 from tests.conftest import INSTANCES
 
 
 def engine_state_with(inst, links) -> GameState:
     """Lay the network's links tile by tile through the engine (unlimited cash and tiles)."""
-    from solver.moves import EndBuild, IssueShares, SelectAction, path_to_tiles
+    from solver.engine.moves import EndBuild, IssueShares, SelectAction, path_to_tiles
     state = GameState.new(inst, {})
     state.apply(IssueShares(0))
     state.apply(SelectAction(None))

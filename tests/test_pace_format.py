@@ -1,8 +1,8 @@
 """The PACE `.gr` reader: exact on good files, a clear InputError on bad ones."""
 import pytest
 
-from solver.errors import InputError
-from solver.pace import format_gr, parse_gr, read_gr
+from solver.board.errors import InputError
+from solver.board.pace import format_gr, parse_gr, read_gr
 
 GOOD = """SECTION Graph
 Nodes 4

@@ -14,8 +14,8 @@ import pytest
 
 import models.steiner as steiner
 from models.steiner import solve_steiner
-from solver.errors import InputError
-from solver.pace import read_gr
+from solver.board.errors import InputError
+from solver.board.pace import read_gr
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 PACE = ROOT.parent / "shared" / "data" / "pace2018-track1"

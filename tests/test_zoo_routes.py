@@ -1,14 +1,14 @@
-"""The Zoo shipment search (solver/zoo_routes.py) against the sheet and against the ruleset."""
+"""The Zoo shipment search (solver/solo/zoo_routes.py) against the sheet and against the ruleset."""
 import json
 import random
 
 import pytest
 
-from solver.moves import EndBuild, IssueShares, SelectAction
-from solver.setup import draw_setup
-from solver.shipping import shipments
-from solver.state import GameState, Rules
-from solver.zoo_routes import feedings, least_locomotive, plain_bfs_least_locomotive, random_network
+from solver.engine.moves import EndBuild, IssueShares, SelectAction
+from solver.engine.setup import draw_setup
+from solver.engine.shipping import shipments
+from solver.engine.state import GameState, Rules
+from solver.solo.zoo_routes import feedings, least_locomotive, plain_bfs_least_locomotive, random_network
 from tests.conftest import ROOT
 from tests.helpers import H, instance, lay, new_state, to_build, to_ship
 
@@ -77,7 +77,7 @@ def test_exit_passed_without_teleport_unless_strict(tiny):
 def test_new_city_counts_as_danger_1(tiny):
     s = to_build(new_state(tiny, FOOD, cash=500), action="urbanization")
     s.tiles_laid = -100
-    from solver.moves import Urbanize
+    from solver.engine.moves import Urbanize
     s.apply(Urbanize(H("E3"), "red"))
     lay(s, "E1-E2-E3", "E3-F3-F2-G1")
     to_ship(s)

@@ -1,8 +1,8 @@
 """What the Zoo sheet changes (../shared/seeds/easter-island-and-zoo.txt, section Zoo)."""
 import pytest
 
-from solver.moves import IssueShares, LayTile, Pass, SelectAction, Urbanize
-from solver.state import Rules
+from solver.engine.moves import IssueShares, LayTile, Pass, SelectAction, Urbanize
+from solver.engine.state import Rules
 from tests.helpers import H, instance, lay, new_state, ship, to_build, to_ship
 
 FOOD = {"A1": ["red", "red"], "C1": ["red", "red"], "E1": ["red", "red"], "G1": ["red", "red"], "I1": ["red", "red"]}

@@ -1,11 +1,11 @@
-"""The Zoo solver (solver/zoo.py, `aos-solve zoo`): answers worked out on paper, proofs, bad input."""
+"""The Zoo solver (solver/solo/zoo.py, `aos-solve zoo`): answers worked out on paper, proofs, bad input."""
 import json
 
 import pytest
 
-from solver.setup import draw_setup
-from solver.state import Rules
-from solver.zoo import analyse, relaxed_needs, rounds_lower_bound, unfeedable_areas
+from solver.engine.setup import draw_setup
+from solver.engine.state import Rules
+from solver.solo.zoo import analyse, relaxed_needs, rounds_lower_bound, unfeedable_areas
 from tests.conftest import ROOT
 from tests.helpers import H, instance
 
@@ -65,7 +65,7 @@ def test_an_area_no_track_can_reach_is_not_clearable(tmp_path):
     src = LOCKED.read_text().replace('picture = """\n. . . . .\n"""', 'picture = """\n. . . w .\n"""')
     path = tmp_path / "walled.toml"
     path.write_text(src)
-    from solver.instance import load_instance
+    from solver.games import load_instance
     inst = load_instance(path)
     setup = draw_setup(inst, "standard", 1)
     needs = relaxed_needs(inst, setup, Rules())

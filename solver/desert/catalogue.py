@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import pathlib
 
-from solver.errors import InputError
+from solver.board.errors import InputError
 from solver.desert.ruleset import DATA, Ruleset, _read_toml
 from solver.desert.tiles import (
     CORE,

@@ -12,7 +12,7 @@ import random
 import time
 from dataclasses import dataclass
 
-from solver.errors import InputError
+from solver.board.errors import InputError
 from solver.desert import missions, scoring
 from solver.desert.catalogue import load_catalogues
 from solver.desert.layout import Layout, PawnPlay, PlayArea, RoundPlay, TilePlay, replay, token_allows

@@ -15,7 +15,7 @@ from __future__ import annotations
 import pathlib
 from dataclasses import dataclass, field
 
-from solver.errors import InputError
+from solver.board.errors import InputError
 from solver.desert.ruleset import Ruleset, _read_toml
 from solver.desert.tiles import (
     DESERT,

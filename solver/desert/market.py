@@ -12,7 +12,7 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass
 
-from solver.errors import InputError
+from solver.board.errors import InputError
 from solver.desert.ruleset import Ruleset
 from solver.desert.tiles import TileSet
 

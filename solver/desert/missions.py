@@ -5,7 +5,7 @@ import pathlib
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from solver.errors import InputError
+from solver.board.errors import InputError
 from solver.desert.ruleset import DATA, Rule, _read_toml
 from solver.desert.tiles import CORE, DESERT, DIRS, PAWN_KINDS, neighbour, orthogonal_groups
 

@@ -11,7 +11,7 @@ import tomllib
 from dataclasses import dataclass
 from typing import Any
 
-from solver.errors import InputError
+from solver.board.errors import InputError
 from solver.desert.tiles import PAWN_KINDS, SIDE_KINDS
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]

@@ -1,0 +1,197 @@
+"""Batch runs: many seeds, resumable, on local processes or a Dask cluster.
+
+Results go to RUN/results.jsonl, one JSON line per finished solve, flushed and
+synced as each finishes. A killed run loses at most the solves in flight: run
+the same command again and it skips what is done (a torn last line is cut
+off first), so no seed is ever written twice. RUN/run.json records the
+options, so a resumed run cannot silently mix different time limits.
+"""
+from __future__ import annotations
+
+import concurrent.futures as cf
+import json
+import os
+import pathlib
+import sys
+import time
+import traceback
+from dataclasses import asdict, dataclass, field
+
+from solver.board.errors import InputError
+from solver.batch.scenarios import scenario as get_scenario
+
+
+@dataclass(frozen=True)
+class Task:
+    scenario: str
+    difficulty: str
+    seed: int
+    time_limit: float
+    options: tuple = ()  # (name, value) pairs passed to the scenario's solver
+
+    @property
+    def key(self) -> str:
+        return f"{self.scenario}/{self.difficulty}/{self.seed}"
+
+
+def run_task(task: Task) -> dict:
+    """Solve one task; never raises, so one bad seed cannot stop a batch."""
+    t0 = time.monotonic()
+    record = {"key": task.key, "scenario": task.scenario, "difficulty": task.difficulty, "seed": task.seed}
+    try:
+        result = get_scenario(task.scenario).solve(task.difficulty, task.seed, task.time_limit, dict(task.options))
+        record.update(result)
+        record["status"] = "solved" if result.get("proved") else "unknown"
+    except Exception as err:  # noqa: BLE001 - recorded, and the batch goes on
+        record["status"] = "failed"
+        record["error"] = f"{type(err).__name__}: {err}"
+        record["traceback"] = traceback.format_exc(limit=5)
+    record["seconds"] = round(time.monotonic() - t0, 3)
+    return record
+
+
+def parse_seeds(text: str) -> list[int]:
+    """'1-100', '5', '1-10,20-30'."""
+    seeds: list[int] = []
+    try:
+        for part in text.split(","):
+            a, _, b = part.strip().partition("-")
+            lo, hi = int(a), int(b) if b else int(a)
+            if lo < 0 or hi < lo:
+                raise ValueError
+            seeds.extend(range(lo, hi + 1))
+    except ValueError:
+        raise InputError(f"expected seeds like '1-1000' or '1-10,20', got {text!r}", "--seeds") from None
+    return sorted(set(seeds))
+
+
+@dataclass
+class Batch:
+    out: pathlib.Path
+    tasks: list[Task]
+    meta: dict
+    done: dict[str, dict] = field(default_factory=dict)
+
+    @property
+    def results_path(self) -> pathlib.Path:
+        return self.out / "results.jsonl"
+
+    def prepare(self) -> None:
+        self.out.mkdir(parents=True, exist_ok=True)
+        meta_path = self.out / "run.json"
+        if meta_path.exists():
+            old = json.loads(meta_path.read_text())
+            for k in ("scenario", "time_limit", "options"):
+                if old.get(k) != self.meta.get(k):
+                    raise InputError(f"this folder holds a run with {k} = {old.get(k)!r}; "
+                                     f"use another --out or the same options", str(meta_path))
+        else:
+            tmp = meta_path.with_suffix(".tmp")
+            tmp.write_text(json.dumps(self.meta, indent=2))
+            os.replace(tmp, meta_path)
+        self.done = load_results(self.results_path)
+
+    def pending(self) -> list[Task]:
+        return [t for t in self.tasks if t.key not in self.done]
+
+    def record(self, fh, rec: dict) -> None:
+        if rec["key"] in self.done:
+            return
+        fh.write(json.dumps(rec, sort_keys=True) + "\n")
+        fh.flush()
+        os.fsync(fh.fileno())
+        self.done[rec["key"]] = rec
+
+
+def load_results(path: pathlib.Path) -> dict[str, dict]:
+    """Finished records by key; a torn last line (killed mid-write) is cut off the file."""
+    if not path.exists():
+        return {}
+    data = path.read_bytes()
+    if data and not data.endswith(b"\n"):
+        keep = data.rfind(b"\n") + 1
+        with path.open("r+b") as fh:
+            fh.truncate(keep)
+        data = data[:keep]
+    out = {}
+    for n, line in enumerate(data.decode("utf-8").splitlines(), 1):
+        try:
+            rec = json.loads(line)
+            out.setdefault(rec["key"], rec)
+        except (json.JSONDecodeError, KeyError, TypeError):
+            raise InputError(f"line {n} is not a batch record; is this a results folder?", str(path)) from None
+    return out
+
+
+def run_batch(batch: Batch, workers: int | None, scheduler: str | None, quiet: bool) -> dict[str, int]:
+    from tqdm import tqdm
+
+    batch.prepare()
+    pending = batch.pending()
+    counts = {"solved": 0, "unknown": 0, "failed": 0}
+    for rec in batch.done.values():
+        counts[rec.get("status", "failed")] = counts.get(rec.get("status", "failed"), 0) + 1
+    show = not quiet and sys.stderr.isatty()
+    bar = tqdm(total=len(batch.tasks), initial=len(batch.tasks) - len(pending), disable=not show,
+               unit="solve", dynamic_ncols=True, file=sys.stderr)
+    bar.set_postfix(counts)
+    with batch.results_path.open("a", encoding="utf-8") as fh:
+        for rec in _results(pending, workers, scheduler):
+            batch.record(fh, rec)
+            counts[rec["status"]] += 1
+            bar.update(1)
+            bar.set_postfix(counts)
+    bar.close()
+    return counts
+
+
+def _results(tasks: list[Task], workers: int | None, scheduler: str | None):
+    """Yield records as tasks finish, from a Dask cluster, a process pool, or this process."""
+    if not tasks:
+        return
+    if scheduler:
+        try:
+            from dask.distributed import Client, as_completed
+        except ImportError:
+            raise InputError("--scheduler needs Dask: pip install 'dask[distributed]'", "--scheduler") from None
+        try:
+            client = Client(scheduler, timeout="10s")
+        except (OSError, TimeoutError) as err:
+            raise InputError(f"cannot reach the Dask scheduler ({err})", "--scheduler") from None
+        with client:
+            futures = [client.submit(run_task, t, key=f"aos-{t.key.replace('/', '-')}-{t.time_limit}", pure=False)
+                       for t in tasks]
+            for fut in as_completed(futures):
+                yield fut.result()
+        return
+    n = workers or os.cpu_count() or 1
+    if n == 1:
+        for t in tasks:
+            yield run_task(t)
+        return
+    with cf.ProcessPoolExecutor(max_workers=n) as pool:
+        futures = [pool.submit(run_task, t) for t in tasks]
+        for fut in cf.as_completed(futures):
+            yield fut.result()
+
+
+def make_batch(scenario_name: str, difficulty: str, seeds: str, time_limit: float, out: str,
+               options: dict) -> Batch:
+    sc = get_scenario(scenario_name)
+    known = sc.difficulties_for(options)
+    if difficulty == "all":
+        difficulties = list(known)
+    else:
+        difficulties = [d.strip() for d in difficulty.split(",")]
+        bad = [d for d in difficulties if d not in known]
+        if bad:
+            raise InputError(f"{scenario_name} has no difficulty/challenge {bad[0]!r} "
+                             f"(it has: {', '.join(known)}, or all)", "--difficulty")
+    opts = tuple(sorted((k, v) for k, v in options.items() if v is not None))
+    tasks = [Task(scenario_name, d, s, time_limit, opts) for d in difficulties for s in parse_seeds(seeds)]
+    meta = {"scenario": scenario_name, "difficulties": difficulties, "seeds": seeds, "time_limit": time_limit,
+            "options": {k: v for k, v in opts}}
+    return Batch(pathlib.Path(out), tasks, meta)
+
+
+__all__ = ["Task", "Batch", "run_task", "run_batch", "make_batch", "load_results", "parse_seeds", "asdict"]

@@ -1,0 +1,239 @@
+"""Read and write the PACE 2018 Steiner-tree `.gr` format.
+
+The format (see the README beside the benchmark data)::
+
+    SECTION Graph
+    Nodes N
+    Edges M
+    E u v w        one line per undirected edge, nodes 1..N, integer weight
+    END
+    SECTION Terminals
+    Terminals K
+    T t            one line per terminal
+    END
+    EOF
+
+The reader is strict on purpose: a benchmark answer is only worth something
+if the instance was read exactly as published, so every deviation (missing
+section, node out of range, negative or non-integer weight, wrong counts)
+raises `InputError` naming the file and line instead of guessing. Blank lines
+and other sections (the track-2 `Tree Decomposition`) are tolerated; a line
+`33D32945 STP File ...` header as in SteinLib files is also accepted.
+"""
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field
+
+import networkx as nx
+
+from solver.board.errors import InputError
+
+
+@dataclass
+class PaceInstance:
+    """A parsed `.gr` file: node count, undirected weighted edges, terminals.
+
+    `edges` keeps the file's order and multiplicity (parallel edges are legal
+    in the format); `graph()` merges parallel edges keeping the lightest one,
+    which is all a Steiner tree can use.
+    """
+
+    n: int
+    edges: list[tuple[int, int, int]]
+    terminals: list[int]
+    source: str = "<memory>"
+    extra_sections: list[str] = field(default_factory=list)
+
+    def graph(self) -> nx.Graph:
+        g = nx.Graph()
+        g.add_nodes_from(range(1, self.n + 1))
+        for u, v, w in self.edges:
+            if u == v:
+                continue  # a self-loop never belongs to a tree
+            if g.has_edge(u, v) and g[u][v]["weight"] <= w:
+                continue
+            g.add_edge(u, v, weight=w)
+        return g
+
+    def edge_weight(self, u: int, v: int) -> int:
+        """Lightest weight of an edge u-v in the file (KeyError if absent)."""
+        best = None
+        for a, b, w in self.edges:
+            if {a, b} == {u, v} and (best is None or w < best):
+                best = w
+        if best is None:
+            raise KeyError((u, v))
+        return best
+
+
+def _int(tok: str, what: str, where: str) -> int:
+    try:
+        return int(tok)
+    except ValueError:
+        raise InputError(f"{what} must be an integer, got {tok!r}", where) from None
+
+
+def parse_gr(text: str, source: str = "<string>") -> PaceInstance:
+    """Parse `.gr` text; `source` names the file in error messages."""
+    n: int | None = None
+    m_declared: int | None = None
+    k_declared: int | None = None
+    edges: list[tuple[int, int, int]] = []
+    terminals: list[int] = []
+    seen_sections: set[str] = set()
+    extra: list[str] = []
+    section: str | None = None  # "graph", "terminals", "other" or None
+    section_line = 0
+    eof = False
+    last_line = 0
+
+    for lineno, raw in enumerate(text.splitlines(), start=1):
+        last_line = lineno
+        where = f"{source}:{lineno}"
+        line = raw.strip()
+        if not line:
+            continue
+        if eof:
+            raise InputError(f"unexpected text after EOF: {line!r}", where)
+        tok = line.split()
+        head = tok[0].upper()
+        if section is None:
+            if head == "SECTION":
+                if len(tok) < 2:
+                    raise InputError("SECTION needs a name (Graph or Terminals)", where)
+                name = " ".join(tok[1:]).lower()
+                if name in seen_sections:
+                    raise InputError(f"section {tok[1]!r} appears twice", where)
+                seen_sections.add(name)
+                section = name if name in ("graph", "terminals") else "other"
+                if section == "other":
+                    extra.append(" ".join(tok[1:]))
+                section_line = lineno
+            elif head == "EOF":
+                eof = True
+            elif head == "33D32945" and lineno == 1:
+                continue  # SteinLib magic header line
+            else:
+                raise InputError(
+                    f"expected 'SECTION Graph', 'SECTION Terminals' or 'EOF', got {line!r}", where
+                )
+            continue
+        if head == "END":
+            if section == "graph":
+                if n is None:
+                    raise InputError("section Graph has no 'Nodes N' line", where)
+                if m_declared is None:
+                    raise InputError("section Graph has no 'Edges M' line", where)
+                if len(edges) != m_declared:
+                    raise InputError(
+                        f"'Edges {m_declared}' declared but {len(edges)} edge lines found", where
+                    )
+            elif section == "terminals":
+                if k_declared is None:
+                    raise InputError("section Terminals has no 'Terminals K' line", where)
+                if len(terminals) != k_declared:
+                    raise InputError(
+                        f"'Terminals {k_declared}' declared but {len(terminals)} terminal lines found",
+                        where,
+                    )
+            section = None
+            continue
+        if section == "other":
+            continue
+        if section == "graph":
+            if head == "NODES":
+                if len(tok) != 2:
+                    raise InputError("expected 'Nodes N'", where)
+                if n is not None:
+                    raise InputError("'Nodes' given twice", where)
+                n = _int(tok[1], "node count", where)
+                if n < 1:
+                    raise InputError(f"node count must be at least 1, got {n}", where)
+            elif head == "EDGES":
+                if len(tok) != 2:
+                    raise InputError("expected 'Edges M'", where)
+                if m_declared is not None:
+                    raise InputError("'Edges' given twice", where)
+                m_declared = _int(tok[1], "edge count", where)
+                if m_declared < 0:
+                    raise InputError(f"edge count must be non-negative, got {m_declared}", where)
+            elif head == "E":
+                if n is None:
+                    raise InputError("edge line before 'Nodes N'", where)
+                if len(tok) != 4:
+                    raise InputError(f"expected 'E u v w', got {line!r}", where)
+                u = _int(tok[1], "edge end", where)
+                v = _int(tok[2], "edge end", where)
+                w = _int(tok[3], "edge weight", where)
+                for x in (u, v):
+                    if not 1 <= x <= n:
+                        raise InputError(f"edge end {x} is not a node (nodes are 1..{n})", where)
+                if w < 0:
+                    raise InputError(f"edge weight must be non-negative, got {w}", where)
+                edges.append((u, v, w))
+            else:
+                raise InputError(f"expected 'Nodes', 'Edges', 'E u v w' or 'END', got {line!r}", where)
+        elif section == "terminals":
+            if head == "TERMINALS":
+                if len(tok) != 2:
+                    raise InputError("expected 'Terminals K'", where)
+                if k_declared is not None:
+                    raise InputError("'Terminals' given twice", where)
+                k_declared = _int(tok[1], "terminal count", where)
+                if k_declared < 0:
+                    raise InputError(f"terminal count must be non-negative, got {k_declared}", where)
+            elif head == "T":
+                if len(tok) != 2:
+                    raise InputError(f"expected 'T t', got {line!r}", where)
+                t = _int(tok[1], "terminal", where)
+                if n is None:
+                    raise InputError("section Terminals must come after section Graph", where)
+                if not 1 <= t <= n:
+                    raise InputError(f"terminal {t} is not a node of the graph (nodes are 1..{n})", where)
+                terminals.append(t)
+            else:
+                raise InputError(f"expected 'Terminals', 'T t' or 'END', got {line!r}", where)
+
+    end_where = f"{source}:{last_line}"
+    if section is not None:
+        raise InputError(f"section started on line {section_line} has no END", end_where)
+    if "graph" not in seen_sections:
+        raise InputError("missing 'SECTION Graph'", end_where)
+    if "terminals" not in seen_sections:
+        raise InputError("missing 'SECTION Terminals'", end_where)
+    if not eof:
+        raise InputError("missing 'EOF' line at the end", end_where)
+    assert n is not None
+    if len(set(terminals)) != len(terminals):
+        dup = sorted({t for t in terminals if terminals.count(t) > 1})
+        raise InputError(f"terminal(s) listed twice: {dup}", source)
+    return PaceInstance(n=n, edges=edges, terminals=terminals, source=source, extra_sections=extra)
+
+
+def read_gr(path: str | os.PathLike) -> PaceInstance:
+    """Read a `.gr` file; unreadable or malformed files raise `InputError`."""
+    path = os.fspath(path)
+    try:
+        with open(path, encoding="utf-8") as fh:
+            text = fh.read()
+    except (OSError, UnicodeDecodeError) as err:
+        raise InputError(f"cannot read file: {err}", path) from None
+    return parse_gr(text, source=path)
+
+
+def format_gr(n: int, edges, terminals) -> str:
+    """Write an instance in `.gr` format (nodes 1..n, integer weights)."""
+    edges = list(edges)
+    terminals = list(terminals)
+    lines = ["SECTION Graph", f"Nodes {n}", f"Edges {len(edges)}"]
+    lines += [f"E {u} {v} {w}" for u, v, w in edges]
+    lines += ["END", "", "SECTION Terminals", f"Terminals {len(terminals)}"]
+    lines += [f"T {t}" for t in terminals]
+    lines += ["END", "", "EOF", ""]
+    return "\n".join(lines)
+
+
+def write_gr(path: str | os.PathLike, n: int, edges, terminals) -> None:
+    with open(path, "w", encoding="utf-8") as fh:
+        fh.write(format_gr(n, edges, terminals))

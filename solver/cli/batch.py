@@ -1,0 +1,58 @@
+"""`aos-solve batch` and `aos-solve report`."""
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Optional
+
+import typer
+
+from solver.report.output import dumps
+
+
+def batch(
+    scenario: str = typer.Argument(..., help="easter-island, zoo or desert."),
+    difficulty: str = typer.Option("all", "--difficulty", "--challenge", help="A difficulty (or Desert challenge), a comma list, or all."),
+    seeds: str = typer.Option(..., "--seeds", help="Seeds to solve, e.g. 1-1000 or 1-10,20."),
+    out: Path = typer.Option(..., "--out", help="Results folder; running again resumes it."),
+    workers: Optional[int] = typer.Option(None, "--workers", min=1, help="Local worker processes (default: all cores)."),
+    scheduler: Optional[str] = typer.Option(None, "--scheduler", help="Address of a Dask scheduler (tcp://host:8786) to run the solves on."),
+    time_limit: float = typer.Option(60.0, "--time-limit", min=0.1, help="Seconds per solve."),
+    instance: Optional[Path] = typer.Option(None, "--instance", help="Board file for the scenario (default: the shipped one)."),
+    bag: Optional[str] = typer.Option(None, "--bag", help="Easter Island: draw cubes from this bag, e.g. 'red=20,blue=20,yellow=20,black=16'."),
+    shuffle_dangers: bool = typer.Option(False, "--shuffle-dangers", help="Zoo: each seed also shuffles the danger levels among the animal areas."),
+    quiet: bool = typer.Option(False, "--quiet", "-q", help="No progress bar."),
+    json_out: bool = typer.Option(False, "--json", help="Print the final counts as JSON."),
+) -> None:
+    """Solve many seeded setups; results are appended as each finishes, and a rerun resumes."""
+    from solver.batch.runner import make_batch, run_batch
+    from solver.board.errors import InputError
+    if workers and scheduler:
+        raise InputError("give either --workers or --scheduler, not both", "--workers/--scheduler")
+    if shuffle_dangers and scenario != "zoo":
+        raise InputError("--shuffle-dangers is for the zoo", "--shuffle-dangers")
+    options = {"instance": str(instance) if instance else None, "bag": bag,
+               "shuffle_dangers": True if shuffle_dangers else None}
+    b = make_batch(scenario, difficulty, seeds, time_limit, str(out), options)
+    counts = run_batch(b, workers, scheduler, quiet)
+    data = {"out": str(out), "tasks": len(b.tasks), **counts}
+    typer.echo(dumps(data) if json_out else
+               f"{len(b.tasks)} solves in {out}: {counts['solved']} proved, {counts['unknown']} unknown, "
+               f"{counts['failed']} failed. `aos-solve report {out}` writes the report.")
+
+
+def report(run: Path = typer.Argument(..., help="A folder written by `aos-solve batch`."),
+           json_out: bool = typer.Option(False, "--json", help="Print the report as JSON.")) -> None:
+    """Write report.md, report.json and PNG plots for a batch run."""
+    from solver.batch.designer_report import write_report
+    data = write_report(run)
+    if json_out:
+        typer.echo(dumps(data))
+        return
+    typer.echo(f"wrote {run}/report.md")
+    for g in data["groups"]:
+        typer.echo(f"  {g['scenario']}: {g['sentence']}")
+
+
+def register(app: typer.Typer) -> None:
+    app.command("batch")(batch)
+    app.command("report")(report)

@@ -1,0 +1,341 @@
+"""`aos-solve desert ...`: score a play area, solve a layout, play a seeded solo game."""
+from __future__ import annotations
+
+import json
+import pathlib
+from typing import Optional
+
+import typer
+
+from solver.board.errors import InputError
+
+desert_app = typer.Typer(
+    name="desert",
+    help=(
+        "Railroad Tiles Desert solo challenges (sharp-boundary, lost-world, desert-of-death): "
+        "score a play area, find the best layout for given tiles, play a seeded solo game. "
+        "Game values come from instances/desert/ruleset.toml; assumed ones are printed with every result."
+    ),
+    no_args_is_help=True,
+    add_completion=False,
+)
+
+RULESET_OPT = typer.Option(None, "--ruleset", help="Ruleset TOML (default: instances/desert/ruleset.toml).")
+CATALOGUE_OPT = typer.Option(
+    None, "--catalogue", help="Tile catalogue TOML; give it twice (core and desert). Default: the shipped stand-ins."
+)
+CHALLENGES_OPT = typer.Option(None, "--challenges", help="Challenges TOML (default: instances/desert/challenges.toml).")
+JSON_OPT = typer.Option(False, "--json", help="Print the result as JSON instead of text.")
+SVG_OPT = typer.Option(None, "--svg", help="Also draw the play area to this SVG file.")
+
+
+def register(app: typer.Typer) -> None:
+    app.add_typer(desert_app, name="desert")
+
+
+def _setup(ruleset, catalogue, challenges):
+    from solver.desert.game import load_setup
+
+    return load_setup(ruleset, tuple(catalogue) if catalogue else None, challenges)
+
+
+def _layout_json(layout) -> dict | None:
+    if layout is None:
+        return None
+    return {
+        "start": {"at": list(layout.start_at), "rotation": layout.start_rotation},
+        "seed": layout.seed,
+        "rounds": [
+            {
+                "round": rp.number,
+                "column": rp.column,
+                "tokens": rp.tokens,
+                "tiles": [{"tile": t.tile, "at": list(t.at), "rotation": t.rotation} for t in rp.tiles],
+                "pawns": [{"at": list(p.at), "pinpoint": p.pinpoint, "token": p.token} for p in rp.pawns],
+            }
+            for rp in layout.rounds
+        ],
+    }
+
+
+def _public(ev: dict | None) -> dict | None:
+    return None if ev is None else {k: v for k, v in ev.items() if not k.startswith("_")}
+
+
+def _grid_text(area) -> list[str]:
+    x0, y0, x1, y1 = area.bounds()
+    lines = ["       " + "".join(f"x={x:<6}" for x in range(x0, x1 + 1))]
+    for y in range(y0, y1 + 1):
+        row = f"y={y:<4} "
+        for x in range(x0, x1 + 1):
+            p = area.grid.get((x, y))
+            row += f"{p.tile.id + '/' + str(p.tile.rotation):<8}" if p else f"{'.':<8}"
+        lines.append(row.rstrip())
+    return lines
+
+
+def _score_text(ev: dict, ch) -> list[str]:
+    out = []
+    if ev["legal"]:
+        out.append("Legal: yes")
+    else:
+        out.append("Legal: NO")
+        out.append(f"  first illegal placement: {ev['violation']}")
+    for n in ev["notes"]:
+        out.append(f"  note: {n}")
+    out.append("Score")
+    for line in ev["lines"]:
+        out.append(f"  {line['label']:<22}{line['points']:>4}   {line['detail']}")
+    out.append(f"  {'total':<22}{ev['score']:>4}")
+    out.append("Missions")
+    for cid, m in ev["missions"].items():
+        out.append(f"  {m['name']:<18}{'met' if m['met'] else 'NOT met':<9}{m['reason']}")
+    if ch is not None:
+        th = ", ".join(f"{i} star{'s' if i > 1 else ''} at {t}" for i, t in enumerate(ch.thresholds, 1))
+        out.append(
+            f"Challenge {ch.name}: mission {'met' if ev['mission_met'] else 'NOT met'}, "
+            f"{_pts(ev['score'])} -> {ev['stars']} star{'s' if ev['stars'] != 1 else ''} ({th})"
+        )
+    return out
+
+
+def _reach(word: str, bound, threshold: int) -> str:
+    """'unknown' stays unknown without a finished proof; the bound is shown beside it."""
+    if word == "unknown" and bound is not None and bound < threshold:
+        return f"unknown (unfinished search; its bound {bound} is below {threshold})"
+    return word
+
+
+def _pts(n: int) -> str:
+    return f"{n} point{'' if abs(n) == 1 else 's'}"
+
+
+def _assumption_text(assumptions: list[dict]) -> list[str]:
+    out = ["Assumptions this result depends on (instances/desert/ruleset.toml, challenges.toml):"]
+    for a in assumptions:
+        out.append(f"  - {a['key']} = {a['value']}: {a['reason']}")
+    return out
+
+
+def _write_svg(path: pathlib.Path | None, area, title: str) -> None:
+    if path is None or area is None:
+        return
+    from solver.desert.render import render_svg
+
+    try:
+        path.write_text(render_svg(area, title), encoding="utf-8")
+    except OSError as err:
+        raise InputError(f"cannot write the SVG ({err})", str(path)) from None
+
+
+@desert_app.command("score")
+def score_cmd(
+    layout: pathlib.Path = typer.Argument(..., help="Layout TOML: the start tile, then per round the tiles and pawns placed."),
+    challenge: Optional[str] = typer.Option(None, "--challenge", help="Challenge id (default: the layout's `challenge`)."),
+    as_json: bool = JSON_OPT,
+    svg: Optional[pathlib.Path] = SVG_OPT,
+    ruleset: Optional[pathlib.Path] = RULESET_OPT,
+    catalogue: Optional[list[pathlib.Path]] = CATALOGUE_OPT,
+    challenges: Optional[pathlib.Path] = CHALLENGES_OPT,
+) -> None:
+    """Check a play area placement by placement, score it line by line, check the missions and the stars.
+
+    Exit code 0 when legal, 1 when a placement breaks a rule, 2 for broken input.
+    """
+    from solver.desert.game import evaluate
+    from solver.desert.layout import load_layout
+
+    setup = _setup(ruleset, catalogue, challenges)
+    lay = load_layout(layout)
+    cid = challenge or lay.challenge
+    ch = setup.challenges.get(cid, "--challenge" if challenge else f"{layout}: challenge") if cid else None
+    ev = evaluate(setup, lay, ch)
+    _write_svg(svg, ev["_area"], f"{layout.name}: {_pts(ev['score'])}" + (f", {ch.name}" if ch else ""))
+    if as_json:
+        out = _public(ev)
+        out["layout_file"] = str(layout)
+        out["assumptions"] = setup.assumptions()
+        typer.echo(json.dumps(out, indent=2))
+    else:
+        lines = [f"Play area {layout}" + (f" (challenge: {ch.name})" if ch else "")]
+        lines += _grid_text(ev["_area"])
+        lines += _score_text(ev, ch)
+        lines += _assumption_text(setup.assumptions())
+        typer.echo("\n".join(lines))
+    raise typer.Exit(0 if ev["legal"] else 1)
+
+
+def _solve_text(res: dict, ch, title: str) -> list[str]:
+    ev = res["evaluation"]
+    out = [title, f"Play area bound: {res['box'][0]}x{res['box'][1]} tiles [ruleset play_area_bound]"]
+    status = res["status"]
+    words = {
+        "optimal": "OPTIMAL (proved) within the play-area bound",
+        "feasible": "feasible, not proved optimal (time limit)",
+        "infeasible": "no layout meets the mission (proved)",
+        "unknown": "no layout found in the time limit (unknown)",
+    }[status]
+    if res.get("from_hint"):
+        words = "feasible: the starting layout; the search found nothing better in time"
+    out.append(f"Solver: {words}; {res['seconds']} s")
+    out.append(f"Upper bound on the score: {res['bound'] if res['bound'] is not None else 'none (the search stopped before bounding)'}")
+    if ev is not None:
+        if res.get("columns"):
+            out.append("Columns taken per round: " + ", ".join(f"R{r}: {c}" for r, c in res["columns"].items()))
+        out += _grid_text(ev["_area"])
+        out.append("Replayed by the referee:")
+        out += ["  " + l for l in _score_text(ev, ch)]
+    reach = res.get("star_reach", {})
+    if reach:
+        out.append("Stars: " + ", ".join(f"{k} star{'s' if k != '1' else ''} ({t}): {_reach(reach[k], res['bound'], t)}" for k, t in zip(reach, ch.thresholds)))
+    return out
+
+
+@desert_app.command("solve")
+def solve_cmd(
+    challenge: str = typer.Option(..., "--challenge", help="sharp-boundary, lost-world or desert-of-death."),
+    tiles: Optional[pathlib.Path] = typer.Option(
+        None, "--tiles", help="Tiles TOML: [[round]] tiles = [ids], tokens = [active tokens] (or flat tiles/tokens: one round)."
+    ),
+    seed: Optional[int] = typer.Option(None, "--seed", help="Draw the solo market of this seed; the solver also chooses the column each round."),
+    time_limit: float = typer.Option(30.0, "--time-limit", help="Seconds for CP-SAT."),
+    as_json: bool = JSON_OPT,
+    svg: Optional[pathlib.Path] = SVG_OPT,
+    out: Optional[pathlib.Path] = typer.Option(None, "--out", help="Write the layout found as a layout TOML (replayable with `score`)."),
+    ruleset: Optional[pathlib.Path] = RULESET_OPT,
+    catalogue: Optional[list[pathlib.Path]] = CATALOGUE_OPT,
+    challenges: Optional[pathlib.Path] = CHALLENGES_OPT,
+) -> None:
+    """Find the best legal layout meeting the mission (positions, rotations, order, pawns); prove it or give the bound."""
+    from solver.desert.game import load_tiles_file, perfect_foresight, solve_layout, star_reach
+    from solver.desert.market import draw_market
+
+    if (tiles is None) == (seed is None):
+        raise InputError("give exactly one of --tiles FILE or --seed N", "desert solve")
+    if time_limit <= 0:
+        raise InputError(f"--time-limit must be > 0 (got {time_limit})", "--time-limit")
+    setup = _setup(ruleset, catalogue, challenges)
+    ch = setup.challenges.get(challenge)
+    if tiles is not None:
+        offers, _ = load_tiles_file(tiles, setup)
+        res = solve_layout(setup, ch, offers, False, time_limit)
+        title = f"Layout of {sum(len(o.columns[0]) for o in offers)} tiles from {tiles} for {ch.name}"
+    else:
+        market = draw_market(seed, setup.tileset, setup.ruleset)
+        pf = perfect_foresight(setup, market, ch, time_limit)
+        res = dict(pf["solver"])
+        res.update(status=pf["status"], layout=pf["layout"], evaluation=pf["evaluation"], seconds=pf["seconds"])
+        title = (
+            f"Perfect-foresight layout for seed {seed} ({ch.name}); the columns are chosen too. "
+            f"Best layout from: {pf['best_from']} (beam search and the online policy hint the CP-SAT model)"
+        )
+    ev = res["evaluation"]
+    if ev is not None and res["layout"] is not None:
+        res["columns"] = {rp.number: rp.column for rp in res["layout"].rounds if rp.column}
+    met = ev is not None and ev["legal"] and ev["mission_met"]
+    res["star_reach"] = star_reach(ch, res["status"], ev["score"] if ev else None, res["bound"], met)
+    if res["layout"] is not None and out is not None:
+        try:
+            out.write_text(res["layout"].to_toml(f"Layout found by `aos-solve desert solve` ({res['status']})"), encoding="utf-8")
+        except OSError as err:
+            raise InputError(f"cannot write the layout ({err})", str(out)) from None
+    if ev is not None:
+        _write_svg(svg, ev["_area"], f"{ch.name}: {ev['score']} points, {res['status']}")
+    if as_json:
+        payload = {
+            "challenge": ch.id,
+            "status": res["status"],
+            "score": ev["score"] if ev else None,
+            "bound": res["bound"],
+            "seconds": res["seconds"],
+            "mission_met": met,
+            "stars": ev.get("stars") if ev else 0,
+            "star_reach": res["star_reach"],
+            "box": res["box"],
+            "layout": _layout_json(res["layout"]),
+            "evaluation": _public(ev),
+            "assumptions": setup.assumptions(),
+        }
+        typer.echo(json.dumps(payload, indent=2))
+    else:
+        typer.echo("\n".join(_solve_text(res, ch, title) + _assumption_text(setup.assumptions())))
+
+
+@desert_app.command("game")
+def game_cmd(
+    challenge: str = typer.Option(..., "--challenge", help="sharp-boundary, lost-world or desert-of-death."),
+    seed: int = typer.Option(..., "--seed", help="Seed of the solo market (8 rounds of three columns)."),
+    time_limit: float = typer.Option(30.0, "--time-limit", help="Seconds for the perfect-foresight solver."),
+    online: str = typer.Option(
+        "rollout", "--online", help="Online policy: rollout (judges columns on imagined futures) or greedy."
+    ),
+    as_json: bool = JSON_OPT,
+    svg: Optional[pathlib.Path] = SVG_OPT,
+    out: Optional[pathlib.Path] = typer.Option(
+        None, "--out", help="Write the perfect-foresight layout as a layout TOML (replayable with `score`)."
+    ),
+    ruleset: Optional[pathlib.Path] = RULESET_OPT,
+    catalogue: Optional[list[pathlib.Path]] = CATALOGUE_OPT,
+    challenges: Optional[pathlib.Path] = CHALLENGES_OPT,
+) -> None:
+    """Play a seeded solo game: best score with perfect foresight (or its bound), an online policy, a random baseline."""
+    from solver.desert.game import evaluate, run_game
+    from solver.desert.market import draw_market
+
+    if time_limit <= 0:
+        raise InputError(f"--time-limit must be > 0 (got {time_limit})", "--time-limit")
+    setup = _setup(ruleset, catalogue, challenges)
+    ch = setup.challenges.get(challenge)
+    if online not in ("rollout", "greedy"):
+        raise InputError(f"--online must be rollout or greedy (got {online!r})", "--online")
+    res = run_game(challenge, seed, time_limit, setup=setup, online_kind=online)
+    best = res["_layouts"]["best"]
+    if best is not None and out is not None:
+        try:
+            out.write_text(best.to_toml(f"Perfect-foresight layout, seed {seed}, {ch.name} (from {res['best_from']})"), encoding="utf-8")
+        except OSError as err:
+            raise InputError(f"cannot write the layout ({err})", str(out)) from None
+    if best is not None and svg is not None:
+        ev = evaluate(setup, best, ch, draw_market(seed, setup.tileset, setup.ruleset))
+        _write_svg(svg, ev["_area"], f"seed {seed}, {ch.name}: {ev['score']} points (perfect foresight)")
+    if as_json:
+        payload = {k: v for k, v in res.items() if not k.startswith("_")}
+        payload["layout"] = _layout_json(best)
+        payload["assumptions"] = setup.assumptions()
+        typer.echo(json.dumps(payload, indent=2))
+        return
+    th = ", ".join(f"{i}: {t}" for i, t in enumerate(ch.thresholds, 1))
+    lines = [f"Solo game, seed {seed}, challenge {ch.name} (stars at {th}); mission: {ch.quote}"]
+    pf = res["score"]
+    lines.append(
+        f"Perfect foresight: {pf if pf is not None else 'no layout meeting the mission found'}"
+        f" -> {res['stars']} stars; proof: {res['proof']}; bound {res['bound']} "
+        f"(within a {res['box'][0]}x{res['box'][1]} play area); best from {res['best_from']}"
+    )
+    lines.append(
+        "  stars reachable: "
+        + ", ".join(f"{k}: {_reach(v, res['bound'], t)}" for (k, v), t in zip(res["star_reach"].items(), ch.thresholds))
+    )
+    on = res["online"]
+    desc = {
+        "rollout": "rollout: each column judged by playing out imagined futures; sees only the current market",
+        "greedy": "greedy: best column by the end-of-game estimate; sees only the current market",
+    }
+    lines.append(
+        f"Online policy ({desc[on['policy']]}): {on['score']} points, mission "
+        f"{'met' if on['mission_met'] else 'NOT met'} -> {on['stars']} stars ({on['seconds']} s)"
+    )
+    if res.get("greedy"):
+        g = res["greedy"]
+        lines.append(
+            f"Greedy policy: {g['score']} points, mission {'met' if g['mission_met'] else 'NOT met'} -> {g['stars']} stars"
+        )
+    rd = res["random"]
+    lines.append(
+        f"Random legal placer: {rd['score']} points, mission {'met' if rd['mission_met'] else 'NOT met'} -> {rd['stars']} stars"
+    )
+    if pf is not None:
+        lines.append(f"Gap perfect foresight - online: {pf - on['score']}; online - random: {on['score'] - rd['score']}")
+    lines.append(f"Seconds: {res['seconds']}")
+    lines += _assumption_text(setup.assumptions())
+    typer.echo("\n".join(lines))

@@ -1,0 +1,67 @@
+"""Easter Island: what the sheet changes (../shared/seeds/easter-island-and-zoo.txt)."""
+from __future__ import annotations
+
+from solver.engine.ruleset import Ruleset
+from solver.engine.moves import SelectAction
+
+
+class EasterIsland(Ruleset):
+    name = "easter-island"
+    # Translator's note: the designer allows choosing no action (not paying $8).
+    action_optional = True
+    # "You may transport only the top cube of any moai"
+    top_cube_only = True
+
+    def available_actions(self, state) -> list[str]:
+        # "You cannot select an action that has an action blocker on it."
+        return [a for a in state.scenario.actions if a not in state.blockers]
+
+    def action_variants(self, state, name: str) -> list:
+        if name == "rapa-nui":
+            return [SelectAction(name, h) for h, cubes in sorted(state.goods.items()) if len(cubes) >= 2]
+        return [SelectAction(name)]
+
+    def _check_SelectAction(self, state, move: SelectAction) -> str | None:
+        if move.name in state.blockers:
+            return f"action '{move.name}' has an action blocker on it until every action has been selected"
+        problem = super()._check_SelectAction(state, move)
+        if problem:
+            return problem
+        if move.name == "rapa-nui":
+            if move.target is None:
+                return "Rapa Nui needs the moai to turn upside down (action rapa-nui HEX)"
+            if len(state.goods.get(move.target, [])) < 2:
+                return f"there is no two-cube moai on {move.target} to turn upside down"
+        return None
+
+    def on_action(self, state, move: SelectAction) -> None:
+        super().on_action(state, move)
+        if move.name == "rapa-nui":
+            # "Turn the moai upside down (swap the top and bottom cubes), and gain $5"
+            state.goods[move.target].reverse()
+            state.cash += state.scenario.rapa_nui_cash
+
+    def advance_round_marker(self, state) -> None:
+        # "If all action spaces are already selected at this point, remove the 3 action
+        # blockers and your player disc ... Otherwise, replace your player disc on the
+        # action space with an action blocker"
+        if state.action is None:
+            return
+        selected = state.blockers | {state.action}
+        state.blockers = frozenset() if selected >= set(state.scenario.actions) else frozenset(selected)
+
+    def is_cleared(self, state) -> bool:
+        # "all of the ruins (cities) are connected into a single network and no statues (cubes) remain"
+        if any(state.goods.values()):
+            return False
+        return ruins_connected(state)
+
+
+def ruins_connected(state) -> bool:
+    ruins = list(state.board.cities)
+    net = state.network()
+    if any(r not in net for r in ruins):
+        return len(ruins) <= 1
+    import networkx as nx
+    comp = nx.node_connected_component(net, ruins[0])
+    return all(r in comp for r in ruins)

@@ -1,0 +1,97 @@
+"""Zoo: what the sheet changes (../shared/seeds/easter-island-and-zoo.txt, section Zoo)."""
+from __future__ import annotations
+
+from solver.board.hexgrid import Hex
+from solver.engine.ruleset import Ruleset
+from solver.engine.moves import Ship
+
+
+class Zoo(Ruleset):
+    name = "zoo"
+    # Food goes to any animal area (the danger numbers' colours "have no particular
+    # meaning"), so a piece of food may pass animal areas on its way.
+    pass_own_colour = True
+
+    def tile_cost(self, state, h: Hex) -> int:
+        # "Laying cost is $4 per tile" / Engineer: "Laying cost is $2 per tile, up to 4 tiles."
+        s = state.scenario
+        if state.action == "engineer" and s.engineer_track_cost is not None:
+            return s.engineer_track_cost
+        return super().tile_cost(state, h)
+
+    def bonus_tiles_pay(self, state) -> bool:
+        return state.scenario.bonus_tiles_pay_cost
+
+    def accepts(self, state, stop: Hex, colour: str) -> bool:
+        return state.is_city(stop)
+
+    def danger(self, state, stop: Hex) -> int:
+        if stop in state.new_cities:
+            # "A new city tile placed by the Urbanization action counts as danger level 1."
+            return state.scenario.new_city_danger
+        city = state.board.cities.get(stop)
+        return city.danger or 0 if city else 0
+
+    def hop_problem(self, state, a: Hex, b: Hex, teleport: bool) -> str | None:
+        if teleport:
+            exits = state.board.exits
+            if a not in exits or b not in exits:
+                return f"a teleport joins two exit hexes ({a} to {b} is not one)"
+            return None
+        return super().hop_problem(state, a, b, False)
+
+    def locomotive_need(self, state, move: Ship) -> tuple[int, str]:
+        links, _ = super().locomotive_need(state, move)
+        # The origin's danger counts, so does every area passed; the destination's does not.
+        dangers = {h: self.danger(state, h) for h in move.route[:-1]}
+        if move.discount in dangers:
+            dangers[move.discount] = max(0, dangers[move.discount] - state.scenario.feeding_discount)
+        worst = max(dangers.values(), default=0)
+        if worst > links:
+            where = max(dangers, key=dangers.get)
+            return worst, f"danger {worst} at {state.board.label(where)}"
+        return links, f"{links} link(s)"
+
+    def shipment_problem(self, state, move: Ship) -> str | None:
+        # "You may use only one pair of exits per shipment."
+        if len(move.teleports) > 1:
+            return "only one pair of exits may be used per shipment"
+        if state.rules.strict_exits:
+            for i, h in enumerate(move.route[1:-1], start=1):
+                if h in state.board.exits and i not in move.teleports and (i - 1) not in move.teleports:
+                    return f"(strict exits) food entering the exit {h} must teleport"
+        return super().shipment_problem(state, move)
+
+    def discount_problem(self, state, move: Ship) -> str | None:
+        # Feeding: "In one of your two shipments only, you may reduce any one danger level ... by 1."
+        if state.action != "feeding":
+            return "the danger discount needs the Feeding action this round"
+        if state.discount_used:
+            return "the Feeding discount applies in one shipment of the round only"
+        if move.discount not in move.route or self.danger(state, move.discount) == 0:
+            return f"the discount must lower a danger level in this shipment ({move.discount} is not one)"
+        return None
+
+    def after_shipment(self, state, move: Ship) -> None:
+        # "Place one disc that is not a player color on each animal area you have fed."
+        state.fed.add(move.route[-1])
+        if any(h in state.board.exits for h in move.route):
+            state.exit_used = True
+        if move.discount is not None:
+            state.discount_used = True
+
+    def end_round(self, state) -> None:
+        # "If you use an exit hex even once in your two shipments, you gain any one track tile."
+        if state.exit_used:
+            state.bonus_tiles += 1
+        super().end_round(state)
+
+    def animal_areas(self, state) -> list[Hex]:
+        areas = list(state.board.cities)
+        if state.rules.feed_new_cities:
+            areas += list(state.new_cities)
+        return areas
+
+    def is_cleared(self, state) -> bool:
+        # "The game is cleared once every animal area has received at least one piece of food."
+        return all(h in state.fed for h in self.animal_areas(state))

@@ -1,0 +1,129 @@
+"""The moves of a solo Age of Steam turn, as plain values with a text notation.
+
+A turn is: issue shares, select an action, build, two shipment steps, then the
+automatic income, expenses and round-marker steps. Notation (one move each):
+
+    shares 2            issue two shares
+    action engineer     select an action (pay its cost); `action rapa-nui D2` flips the moai on D2
+    action none         select no action (where the map allows it)
+    tile E4 D3 F4       lay a track tile on E4 joining its sides toward D3 and F4
+    tile E4 D3 F4 bonus the same, from the hand of bonus tiles (Zoo)
+    urbanize F5 black   place a new city tile on the town F5
+    build done          end the build phase
+    ship D2 red D2-F4-H4        move the red cube from D2 along the stops D2, F4, H4
+    ship B2 food B2-A5~M5-K6 discount C4   (Zoo: ~ is a teleport between exits)
+    locomotive          raise the locomotive instead of a shipment (once a turn)
+    pass                skip a shipment step
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from solver.board.hexgrid import Hex
+
+
+@dataclass(frozen=True)
+class IssueShares:
+    count: int
+
+    def __str__(self) -> str:
+        return f"shares {self.count}"
+
+
+@dataclass(frozen=True)
+class SelectAction:
+    name: str | None          # None: no action this round
+    target: Hex | None = None  # Rapa Nui: the moai to flip
+
+    def __str__(self) -> str:
+        if self.name is None:
+            return "action none"
+        return f"action {self.name}" + (f" {self.target}" if self.target else "")
+
+
+@dataclass(frozen=True)
+class LayTile:
+    hex: Hex
+    side_a: Hex   # the neighbour one end of the track faces
+    side_b: Hex   # the neighbour the other end faces
+    bonus: bool = False
+
+    def __str__(self) -> str:
+        return f"tile {self.hex} {self.side_a} {self.side_b}" + (" bonus" if self.bonus else "")
+
+
+@dataclass(frozen=True)
+class Urbanize:
+    town: Hex
+    colour: str
+
+    def __str__(self) -> str:
+        return f"urbanize {self.town} {self.colour}"
+
+
+@dataclass(frozen=True)
+class EndBuild:
+    def __str__(self) -> str:
+        return "build done"
+
+
+@dataclass(frozen=True)
+class Ship:
+    origin: Hex
+    colour: str
+    route: tuple[Hex, ...]          # every stop from origin to destination
+    teleports: tuple[int, ...] = ()  # hops i (route[i] -> route[i+1]) made by teleport between exits (Zoo)
+    discount: Hex | None = None     # Zoo Feeding: the area whose danger is lowered in this shipment
+
+    def __str__(self) -> str:
+        text = f"ship {self.origin} {self.colour} {route_text(self.route, self.teleports)}"
+        return text + (f" discount {self.discount}" if self.discount else "")
+
+
+@dataclass(frozen=True)
+class UpgradeLocomotive:
+    def __str__(self) -> str:
+        return "locomotive"
+
+
+@dataclass(frozen=True)
+class Pass:
+    def __str__(self) -> str:
+        return "pass"
+
+
+Move = IssueShares | SelectAction | LayTile | Urbanize | EndBuild | Ship | UpgradeLocomotive | Pass
+
+
+def route_text(route: tuple[Hex, ...], teleports: tuple[int, ...] = ()) -> str:
+    out = str(route[0])
+    for i, h in enumerate(route[1:]):
+        out += ("~" if i in teleports else "-") + str(h)
+    return out
+
+
+def parse_route(text: str) -> tuple[tuple[Hex, ...], tuple[int, ...]]:
+    """'D2-F4~H4' -> ((D2, F4, H4), (1,)): hops written with ~ are teleports."""
+    hexes, teleports, token, i = [], [], "", 0
+    for ch in text.strip() + "-":
+        if ch in "-~":
+            hexes.append(Hex.parse(token))
+            if ch == "~":
+                teleports.append(len(hexes) - 1)
+            token = ""
+        else:
+            token += ch
+    return tuple(hexes), tuple(teleports)
+
+
+def parse_path(text: str) -> list[Hex]:
+    """A build path 'D3-E4-F4-G5': anchor, new tiles, and what the last tile points to."""
+    return [Hex.parse(t) for t in text.strip().split("-")]
+
+
+def path_to_tiles(path: list[Hex], bonus: int = 0) -> list[LayTile]:
+    """Each interior hex of the path gets a tile joining its two path neighbours.
+
+    The first `bonus` tiles are laid from the hand of bonus tiles (Zoo).
+    """
+    return [LayTile(path[i], path[i - 1], path[i + 1], bonus=(i - 1) < bonus) for i in range(1, len(path) - 1)]

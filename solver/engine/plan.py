@@ -1,0 +1,242 @@
+"""Plans: what a player does, round by round, and the referee that replays them.
+
+A plan file is JSON and carries everything the referee needs besides the
+board: the map, difficulty, rule switches and setup it was made for. Each round
+lists shares issued, the action, build steps and shipment steps in the text
+notation of solver/engine/moves.py, for example
+
+    {"shares": 1, "action": "engineer",
+     "build": ["D2-E3-F3-G3", "urbanize F5 black"],
+     "ship": [{"from": "D2", "cube": "red", "route": "D2-G3"}, "locomotive"]}
+
+The top level holds format, map, difficulty, rules, setup, rounds and an
+optional free-text comment; any other field is an error (docs/instance-format.md).
+"""
+from __future__ import annotations
+
+import json
+import pathlib
+from dataclasses import dataclass, field
+
+from solver.board.errors import InputError
+from solver.board.hexgrid import Hex
+from solver.board.instance import Instance
+from solver.engine.moves import (EndBuild, IssueShares, Move, Pass, SelectAction, Ship, UpgradeLocomotive, Urbanize,
+                          parse_path, parse_route, path_to_tiles, route_text)
+from solver.engine.setup import Setup, setup_from_mapping, setup_to_json
+from solver.engine.state import GameState, IllegalMove, Rules
+
+FORMAT = "aos-solve-plan/1"
+PLAN_FIELDS = {"format", "map", "difficulty", "rules", "setup", "rounds", "comment"}
+
+
+@dataclass
+class RoundPlan:
+    shares: int = 0
+    action: str | None = None
+    target: str | None = None
+    build: list[str] = field(default_factory=list)
+    ship: list = field(default_factory=list)  # "locomotive", "pass" or {"from", "cube", "route", "discount"}
+
+    def to_json(self) -> dict:
+        out = {"shares": self.shares, "action": self.action}
+        if self.target:
+            out["target"] = self.target
+        out["build"] = list(self.build)
+        out["ship"] = list(self.ship)
+        return out
+
+
+@dataclass
+class Plan:
+    map: str
+    difficulty: str
+    rules: Rules
+    setup: Setup
+    rounds: list[RoundPlan]
+
+    def to_json(self, instance: Instance) -> dict:
+        return {"format": FORMAT, "map": self.map, "difficulty": self.difficulty,
+                "rules": dict(self.rules.__dict__), "setup": setup_to_json(instance, self.setup),
+                "rounds": [r.to_json() for r in self.rounds]}
+
+
+def ship_entry(move: Ship) -> dict:
+    out = {"from": str(move.origin), "cube": move.colour, "route": route_text(move.route, move.teleports)}
+    if move.discount is not None:
+        out["discount"] = str(move.discount)
+    return out
+
+
+def load_plan(path: str, instance: Instance) -> Plan:
+    try:
+        data = json.loads(pathlib.Path(path).read_text(encoding="utf-8"))
+    except OSError as err:
+        raise InputError(f"cannot read the plan ({err.strerror})", path) from None
+    except UnicodeDecodeError as err:
+        raise InputError(f"not UTF-8 text (byte {err.start}); save the plan as UTF-8 JSON", path) from None
+    except json.JSONDecodeError as err:
+        raise InputError(f"not valid JSON: {err}", path) from None
+    return plan_from_json(data, instance, path)
+
+
+def plan_from_json(data, instance: Instance, where: str = "plan") -> Plan:
+    if not isinstance(data, dict):
+        raise InputError("a plan is a JSON object", where)
+    unknown = set(data) - PLAN_FIELDS
+    if unknown:
+        raise InputError(f"unknown field(s) {sorted(unknown)}; a plan has {', '.join(sorted(PLAN_FIELDS))}", where)
+    if data.get("format", FORMAT) != FORMAT:
+        raise InputError(f"unknown plan format {data.get('format')!r} (this referee reads {FORMAT!r})",
+                         f"{where}, key 'format'")
+    if data.get("map") != instance.board.name:
+        raise InputError(f"the plan is for map {data.get('map')!r}, the instance is {instance.board.name!r}",
+                         f"{where}, key 'map'")
+    difficulty = data.get("difficulty")
+    if not isinstance(difficulty, str):
+        raise InputError(f"expected the name of a difficulty, got {difficulty!r}", f"{where}, key 'difficulty'")
+    if difficulty not in instance.difficulties:
+        raise InputError(f"unknown difficulty {difficulty!r} (this map has: {', '.join(instance.difficulties) or 'none'})",
+                         f"{where}, key 'difficulty'")
+    rules_data = data.get("rules", {})
+    if not isinstance(rules_data, dict) or any(k not in Rules.__dataclass_fields__ for k in rules_data):
+        raise InputError(f"'rules' may only set {', '.join(Rules.__dataclass_fields__)}", f"{where}, key 'rules'")
+    if any(not isinstance(v, bool) for v in rules_data.values()):
+        raise InputError("each rule switch is true or false", f"{where}, key 'rules'")
+    rules = Rules(**rules_data)
+    setup = setup_from_mapping(instance, difficulty, data.get("setup"), f"{where}, key 'setup'")
+    rounds_data = data.get("rounds")
+    if not isinstance(rounds_data, list):
+        raise InputError("expected a list of rounds", f"{where}, key 'rounds'")
+    rounds = []
+    for i, r in enumerate(rounds_data):
+        key = f"{where}, rounds[{i}]"
+        if not isinstance(r, dict):
+            raise InputError("a round is an object with shares, action, build and ship", key)
+        unknown = set(r) - {"shares", "action", "target", "build", "ship"}
+        if unknown:
+            raise InputError(f"unknown field(s) {sorted(unknown)}", key)
+        shares = r.get("shares", 0)
+        if isinstance(shares, bool) or not isinstance(shares, int):
+            raise InputError("'shares' must be a whole number", key)
+        build, ship = r.get("build", []), r.get("ship", [])
+        if not isinstance(build, list) or not all(isinstance(b, str) for b in build):
+            raise InputError("'build' must be a list of paths like 'D2-E3-F3'", key)
+        if not isinstance(ship, list):
+            raise InputError("'ship' must be a list", key)
+        for name in ("action", "target"):
+            if r.get(name) is not None and not isinstance(r.get(name), str):
+                raise InputError(f"'{name}' must be a text or null, got {r.get(name)!r}", key)
+        rounds.append(RoundPlan(shares, r.get("action"), r.get("target"), build, ship))
+    for index, rnd in enumerate(rounds, start=1):
+        try:  # the notation is checked now, so its errors name the plan file
+            round_moves(None, rnd, index)
+        except InputError as err:
+            raise InputError(str(err), where) from None
+    return Plan(data.get("map"), difficulty, rules, setup, rounds)
+
+
+# -- the referee -------------------------------------------------------------------
+
+@dataclass
+class Step:
+    round: int
+    text: str
+    move: Move | None
+
+
+@dataclass
+class Replay:
+    state: GameState
+    error: str | None = None          # the first illegal step and why
+    failed_step: Step | None = None
+    round_states: list[dict] = field(default_factory=list)  # summary after each round
+
+
+def round_moves(state: GameState, rnd: RoundPlan, index: int) -> list[Step]:
+    """Translate one round of a plan into engine moves (bad notation raises InputError)."""
+    steps = [Step(index, f"shares {rnd.shares}", IssueShares(rnd.shares))]
+    target = None
+    if rnd.target:
+        target = _hex(rnd.target, index, "target")
+    steps.append(Step(index, f"action {rnd.action or 'none'}", SelectAction(rnd.action, target)))
+    for text in rnd.build:
+        words = text.split()
+        if words and words[0] == "urbanize":
+            if len(words) != 3:
+                raise InputError(f"expected 'urbanize TOWN COLOUR', got {text!r}", f"round {index}")
+            steps.append(Step(index, text, Urbanize(_hex(words[1], index, text), words[2])))
+            continue
+        bonus = 0
+        if words and words[0] == "bonus":
+            words = words[1:]
+            bonus = 10**6
+        if len(words) != 1:
+            raise InputError(f"expected a build path like 'D2-E3-F3', got {text!r}", f"round {index}")
+        try:
+            path = parse_path(words[0])
+        except ValueError as err:
+            raise InputError(f"{err} in build path {text!r}", f"round {index}") from None
+        if len(path) < 3:
+            raise InputError(f"a build path names its anchor, at least one new tile and where it points: {text!r}",
+                             f"round {index}")
+        for tile in path_to_tiles(path, bonus):
+            steps.append(Step(index, f"{text}: {tile}", tile))
+    steps.append(Step(index, "build done", EndBuild()))
+    for entry in rnd.ship:
+        steps.append(Step(index, _ship_text(entry), _ship_move(entry, index)))
+    return steps
+
+
+def _hex(text: str, index: int, what: str) -> Hex:
+    try:
+        return Hex.parse(text)
+    except ValueError as err:
+        raise InputError(f"{err} ({what})", f"round {index}") from None
+
+
+def _ship_text(entry) -> str:
+    if isinstance(entry, dict):
+        return f"ship {entry.get('from')} {entry.get('cube')} {entry.get('route')}" + (
+            f" discount {entry['discount']}" if entry.get("discount") else "")
+    return str(entry)
+
+
+def _ship_move(entry, index: int) -> Move:
+    if entry == "locomotive":
+        return UpgradeLocomotive()
+    if entry == "pass":
+        return Pass()
+    if not isinstance(entry, dict) or not {"from", "cube", "route"} <= set(entry):
+        raise InputError(f"a shipment is 'locomotive', 'pass' or {{from, cube, route}}, got {entry!r}",
+                         f"round {index}")
+    try:
+        route, teleports = parse_route(str(entry["route"]))
+    except ValueError as err:
+        raise InputError(f"{err} in route {entry['route']!r}", f"round {index}") from None
+    discount = _hex(entry["discount"], index, "discount") if entry.get("discount") else None
+    return Ship(_hex(str(entry["from"]), index, "from"), str(entry["cube"]), route, teleports, discount)
+
+
+def replay(instance: Instance, plan: Plan) -> Replay:
+    """Replay a plan through the engine; stop at the first illegal step."""
+    state = GameState.new(instance, plan.setup, plan.rules)
+    result = Replay(state)
+    for index, rnd in enumerate(plan.rounds, start=1):
+        if state.is_terminal():
+            why = "it was cleared" if state.cleared_round else (state.lost or "the round limit was reached")
+            result.error = f"round {index}: the game is already over ({why})"
+            result.failed_step = Step(index, "round", None)
+            return result
+        for step in round_moves(state, rnd, index):
+            try:
+                state.apply(step.move)
+            except IllegalMove as err:
+                result.error = f"round {index}, '{step.text}': {err}"
+                result.failed_step = step
+                return result
+        # Shipment steps the plan leaves out are passes.
+        while state.phase == "ship" and state.round == index:
+            state.apply(Pass())
+        result.round_states.append(state.summary())
+    return result

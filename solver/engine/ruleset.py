@@ -1,0 +1,408 @@
+"""The base game's rules as the solo maps use them (../shared/rules/age-of-steam-base.md).
+
+A map module subclasses `Ruleset` and overrides only what its sheet changes.
+"""
+from __future__ import annotations
+
+from solver.board.hexgrid import Hex
+from solver.engine.moves import EndBuild, IssueShares, LayTile, Pass, SelectAction, Ship, UpgradeLocomotive, Urbanize
+
+
+class Ruleset:
+    name = "base"
+    #: a multiplayer map (solver/multi/): its states are read by solver.multi.state
+    multiplayer = False
+    #: may the player select no action in a round?
+    action_optional = False
+    #: may a good pass through a city of its own colour? (base: no, it must stop there)
+    pass_own_colour = False
+    #: may only the top cube of a stack be shipped?
+    top_cube_only = False
+
+    # -- set-up and limits -----------------------------------------------------
+    def check_instance(self, instance, fail) -> None:
+        """Map-specific checks of a board file; `fail(message, key)` raises the loader's error."""
+
+    def start(self, state) -> None:
+        pass
+
+    def max_route_links(self, state) -> int:
+        """How many links the shipment search explores (base: the highest locomotive)."""
+        return state.scenario.max_locomotive
+
+    def virtual_hops(self, state) -> list:
+        """Extra (a, b) hops between stops that are not links (Kansas City's interurban transfer)."""
+        return []
+
+    def tile_limit(self, state) -> int:
+        s = state.scenario
+        return s.engineer_tile_limit if state.action == "engineer" else s.tile_limit
+
+    def tile_cost(self, state, h: Hex) -> int:
+        return state.scenario.track_cost[state.board.terrain[h]]
+
+    def action_cost(self, state, name: str) -> int:
+        return state.scenario.action_cost
+
+    def available_actions(self, state) -> list[str]:
+        return list(state.scenario.actions)
+
+    # -- move generation -------------------------------------------------------
+    def candidate_moves(self, state) -> list:
+        s = state.scenario
+        if state.phase == "shares":
+            return [IssueShares(n) for n in range(0, s.max_shares - state.shares + 1)]
+        if state.phase == "action":
+            moves = [SelectAction(None)]
+            for name in self.available_actions(state):
+                moves.extend(self.action_variants(state, name))
+            return moves
+        if state.phase == "build":
+            moves: list = [EndBuild()]
+            moves.extend(self.tile_candidates(state))
+            if state.action == "urbanization" and not state.urbanized_this_round:
+                for town in state.board.towns:
+                    for colour in sorted(set(state.new_city_supply)):
+                        moves.append(Urbanize(town, colour))
+            return moves
+        if state.phase == "ship":
+            from solver.engine.shipping import shipments
+            moves = [Pass(), UpgradeLocomotive()]
+            moves.extend(shipments(state))
+            return moves
+        return []
+
+    def action_variants(self, state, name: str) -> list:
+        return [SelectAction(name)]
+
+    def tile_candidates(self, state) -> list[LayTile]:
+        """Tiles that start at a stop or extend an open end (checked by why_illegal)."""
+        out = []
+        starts: list[tuple[Hex, Hex]] = []  # (hex to build on, the neighbour it connects back to)
+        for stop in list(state.board.cities) + list(state.board.towns) + list(state.board.exits):
+            for h in stop.neighbours():
+                if state.board.buildable(h) and h not in state.track:
+                    starts.append((h, stop))
+        for end, target in state.open_ends():
+            if state.board.buildable(target) and target not in state.track:
+                starts.append((target, end))
+        for h, back in starts:
+            for other in h.neighbours():
+                if other != back:
+                    out.append(LayTile(h, back, other))
+                    if state.bonus_tiles:
+                        out.append(LayTile(h, back, other, bonus=True))
+        return out
+
+    # -- legality --------------------------------------------------------------
+    def why_illegal(self, state, move) -> str | None:
+        if state.phase == "over":
+            return "the game is over"
+        expected = {"shares": (IssueShares,), "action": (SelectAction,),
+                    "build": (LayTile, Urbanize, EndBuild), "ship": (Ship, UpgradeLocomotive, Pass)}[state.phase]
+        if not isinstance(move, expected):
+            return f"'{move}' is not a move of the {state.phase} phase"
+        check = getattr(self, f"_check_{type(move).__name__}")
+        return check(state, move)
+
+    def _check_IssueShares(self, state, move: IssueShares) -> str | None:
+        s = state.scenario
+        if move.count < 0:
+            return "a share count cannot be negative"
+        if state.shares + move.count > s.max_shares:
+            return f"at most {s.max_shares} shares in the game (already {state.shares}, asked {move.count})"
+        return None
+
+    def _check_SelectAction(self, state, move: SelectAction) -> str | None:
+        if move.name is None:
+            if not self.action_optional or getattr(state.rules, "strict_action", False):
+                return "an action must be selected every round"
+            return None
+        if move.name not in self.available_actions(state):
+            return f"action '{move.name}' is not on this map's action board ({', '.join(self.available_actions(state))})"
+        cost = self.action_cost(state, move.name)
+        if state.cash < cost:
+            return f"action '{move.name}' costs ${cost} but only ${state.cash} is in hand (it must be paid before any cash it gives)"
+        if move.name == "locomotive" and state.locomotive >= state.scenario.max_locomotive:
+            return f"the locomotive is already at its maximum {state.scenario.max_locomotive}"
+        if move.name == "urbanization" and not state.new_city_supply:
+            return "no new city tiles are left"
+        return None
+
+    def _check_Urbanize(self, state, move: Urbanize) -> str | None:
+        if state.action != "urbanization":
+            return "urbanizing needs the Urbanization action this round"
+        if state.urbanized_this_round:
+            return "only one new city per Urbanization action"
+        if move.town not in state.board.towns:
+            return f"{move.town} is not a town"
+        if move.town in state.new_cities:
+            return f"the town {move.town} is already a city"
+        if move.colour not in state.new_city_supply:
+            left = ", ".join(sorted(set(state.new_city_supply))) or "none"
+            return f"no {move.colour} new city tile is available (left: {left})"
+        return None
+
+    def _check_EndBuild(self, state, move) -> str | None:
+        return None
+
+    def _check_LayTile(self, state, move: LayTile) -> str | None:
+        board, h = state.board, move.hex
+        if not board.on_map(h):
+            return f"{h} is not on the map"
+        if board.is_stop(h):
+            return f"track is never built on a stop ({board.label(h)})"
+        if board.terrain[h] not in state.scenario.track_cost:
+            return f"{h} is {board.terrain[h]}; track cannot be built there"
+        if h in state.track:
+            return f"{h} already holds track (complex tiles are not modelled)"
+        if move.side_a == move.side_b:
+            return "a track joins two different sides of its hex"
+        for side in (move.side_a, move.side_b):
+            if not h.is_neighbour(side):
+                return f"{side} is not next to {h}"
+            if not board.passable(h, side):
+                return f"the hexside between {h} and {side} is impassable"
+            if not board.on_map(side) or (board.terrain[side] == "water" and not board.is_stop(side)):
+                return f"the track on {h} would run off the map or into water at {side}"
+            if side in state.track and h not in state.track[side]:
+                return f"the track on {h} would run into the side of the track on {side}"
+        joined = [s for s in (move.side_a, move.side_b) if board.is_stop(s) or s in state.track]
+        if not joined:
+            return f"new track on {h} must start at a stop or extend an incomplete track"
+        if move.bonus:
+            if state.bonus_tiles < 1:
+                return "no bonus tile in hand"
+        elif state.tiles_laid + self._town_tile_count(state, move) + 1 > state.tile_limit():
+            return f"at most {state.tile_limit()} tiles this turn"
+        cost = self.lay_cost(state, move)
+        if cost > state.cash:
+            return f"the tile on {h} costs ${cost} but only ${state.cash} is in hand"
+        # A link may not loop back into the stop it came from.
+        ends = self._ends_after(state, move)
+        if ends and ends[0] == ends[1]:
+            return f"the track would loop back into the stop it came from ({board.label(ends[0])})"
+        return None
+
+    def _town_tile_count(self, state, move: LayTile) -> int:
+        """A town tile laid or replaced this turn counts as one more tile (once per town)."""
+        towns = {s for s in (move.side_a, move.side_b) if s in state.board.towns and s not in state.new_cities}
+        return len(towns - state.towns_touched)
+
+    def lay_cost(self, state, move: LayTile) -> int:
+        s = state.scenario
+        cost = 0 if (move.bonus and not self.bonus_tiles_pay(state)) else self.tile_cost(state, move.hex)
+        for side in (move.side_a, move.side_b):
+            if side in state.board.towns and side not in state.new_cities:
+                first = state.town_tracks.get(side, 0) == 0
+                cost += s.town_cost_per_track + (s.town_cost_base if first else 0)
+        return cost
+
+    def bonus_tiles_pay(self, state) -> bool:
+        return True
+
+    def _ends_after(self, state, move: LayTile) -> tuple[Hex, Hex] | None:
+        """The two stops the new tile's track would run between, if it completes a link."""
+        def walk(prev: Hex, cur: Hex) -> Hex | None:
+            seen = 0
+            while True:
+                if state.board.is_stop(cur):
+                    return cur
+                if cur not in state.track or prev not in state.track[cur] or seen > 10_000:
+                    return None
+                a, b = state.track[cur]
+                prev, cur = cur, (b if a == prev else a)
+                seen += 1
+        end_a = walk(move.hex, move.side_a)
+        end_b = walk(move.hex, move.side_b)
+        return (end_a, end_b) if end_a is not None and end_b is not None else None
+
+    def _check_UpgradeLocomotive(self, state, move) -> str | None:
+        if state.locomotive_raised:
+            return "the locomotive may be raised at most once a turn"
+        if state.locomotive >= state.scenario.max_locomotive:
+            return f"the locomotive is already at its maximum {state.scenario.max_locomotive}"
+        return None
+
+    def _check_Pass(self, state, move) -> str | None:
+        return None
+
+    def _check_Ship(self, state, move: Ship) -> str | None:
+        return self.shipment_problem(state, move)
+
+    # -- shipments -------------------------------------------------------------
+    def accepts(self, state, stop: Hex, colour: str) -> bool:
+        """Does this stop take a good of this colour as its destination?"""
+        return state.is_city(stop) and state.city_colour(stop) == colour
+
+    def cube_available(self, state, origin: Hex, colour: str) -> str | None:
+        cubes = state.goods.get(origin, [])
+        if not cubes:
+            return f"no goods are left on {state.board.label(origin)}"
+        if self.top_cube_only:
+            if cubes[-1] != colour:
+                return f"only the top cube of a moai may be shipped; the top cube on {origin} is {cubes[-1]}, not {colour}"
+        elif colour not in cubes:
+            return f"there is no {colour} cube on {origin}"
+        return None
+
+    def hop_problem(self, state, a: Hex, b: Hex, teleport: bool) -> str | None:
+        if teleport:
+            return "teleports exist only between exit hexes (Zoo)"
+        if frozenset((a, b)) not in state.linked_pairs():
+            return f"no complete link joins {a} and {b}"
+        return None
+
+    def locomotive_need(self, state, move: Ship) -> tuple[int, str]:
+        links = len(move.route) - 1 - len(move.teleports)
+        return links, f"{links} link(s)"
+
+    def shipment_problem(self, state, move: Ship) -> str | None:
+        route = move.route
+        if len(route) < 2:
+            return "a shipment goes from its city to another stop"
+        if route[0] != move.origin:
+            return "the route must start at the cube's city"
+        problem = self.cube_available(state, move.origin, move.colour)
+        if problem:
+            return problem
+        if len(set(route)) != len(route):
+            return "a good may not visit the same stop twice"
+        for i, (a, b) in enumerate(zip(route, route[1:])):
+            problem = self.hop_problem(state, a, b, i in move.teleports)
+            if problem:
+                return problem
+        for stop in route[1:-1]:
+            if not self.pass_own_colour and self.accepts(state, stop, move.colour):
+                return f"the {move.colour} good must stop at the first city of its colour it reaches ({state.board.label(stop)})"
+        dest = route[-1]
+        if not self.accepts(state, dest, move.colour):
+            return f"{state.board.label(dest)} does not accept a {move.colour} good"
+        if move.discount is not None:
+            problem = self.discount_problem(state, move)
+            if problem:
+                return problem
+        need, why = self.locomotive_need(state, move)
+        if need > state.locomotive:
+            return f"the shipment needs locomotive {need} ({why}) but the locomotive is {state.locomotive}"
+        return None
+
+    def discount_problem(self, state, move: Ship) -> str | None:
+        return "a danger discount exists only on the Zoo map (Feeding action)"
+
+    def remove_cube(self, state, origin: Hex, colour: str) -> None:
+        cubes = state.goods[origin]
+        if self.top_cube_only:
+            cubes.pop()
+        else:
+            cubes.remove(colour)
+
+    # -- applying moves --------------------------------------------------------
+    def apply(self, state, move) -> None:
+        getattr(self, f"_apply_{type(move).__name__}")(state, move)
+
+    def _apply_IssueShares(self, state, move: IssueShares) -> None:
+        state.shares += move.count
+        state.cash += move.count * state.scenario.share_price
+        state.phase = "action"
+
+    def _apply_SelectAction(self, state, move: SelectAction) -> None:
+        state.action = move.name
+        if move.name is not None:
+            state.cash -= self.action_cost(state, move.name)
+            self.on_action(state, move)
+        state.phase = "build"
+
+    def on_action(self, state, move: SelectAction) -> None:
+        if move.name == "locomotive":
+            state.locomotive += 1
+
+    def _apply_LayTile(self, state, move: LayTile) -> None:
+        cost = self.lay_cost(state, move)
+        if move.bonus:
+            state.bonus_tiles -= 1
+        else:
+            state.tiles_laid += 1 + self._town_tile_count(state, move)
+        for side in (move.side_a, move.side_b):
+            if side in state.board.towns and side not in state.new_cities:
+                state.town_tracks[side] = state.town_tracks.get(side, 0) + 1
+                state.towns_touched.add(side)
+        state.cash -= cost
+        state.spent_on_track += cost
+        state.track[move.hex] = (move.side_a, move.side_b)
+        state._links = None
+
+    def _apply_Urbanize(self, state, move: Urbanize) -> None:
+        state.new_cities[move.town] = move.colour
+        state.new_city_supply.remove(move.colour)
+        state.urbanized_this_round = True
+        state._links = None
+
+    def _apply_EndBuild(self, state, move) -> None:
+        state.phase = "ship"
+
+    def _apply_Ship(self, state, move: Ship) -> None:
+        self.remove_cube(state, move.origin, move.colour)
+        links = len(move.route) - 1 - len(move.teleports)
+        state.income += links  # solo: every link used is the player's own
+        self.after_shipment(state, move)
+        self._next_shipment(state)
+
+    def after_shipment(self, state, move: Ship) -> None:
+        pass
+
+    def _apply_UpgradeLocomotive(self, state, move) -> None:
+        state.locomotive += 1
+        state.locomotive_raised = True
+        self._next_shipment(state)
+
+    def _apply_Pass(self, state, move) -> None:
+        self._next_shipment(state)
+
+    def _next_shipment(self, state) -> None:
+        state.shipments_done += 1
+        if state.shipments_done >= state.scenario.shipments_per_round:
+            self.end_round(state)
+
+    # -- end of the turn -------------------------------------------------------
+    def end_round(self, state) -> None:
+        s = state.scenario
+        # Collect income, then pay expenses; what cannot be paid lowers income.
+        collected, expenses = state.income, state.shares + state.locomotive
+        state.cash += collected - expenses
+        shortfall = max(0, -state.cash)
+        if shortfall:
+            state.income -= shortfall
+            state.cash = 0
+        if state.income < s.income_floor:
+            state.lost = f"income fell below {s.income_floor} in round {state.round}"
+        reduction = 0
+        for low, high, loss in s.income_reduction:
+            if low <= state.income <= high:
+                reduction = loss
+                break
+        state.income -= reduction
+        state.accounts = {"income_collected": collected, "expenses": expenses, "shortfall": shortfall,
+                          "income_reduction": reduction}
+        self.advance_round_marker(state)
+        if state.lost is None and self.is_cleared(state):
+            state.cleared_round = state.round
+        state.round += 1
+        state.action = None
+        state.tiles_laid = 0
+        state.towns_touched = set()
+        state.urbanized_this_round = False
+        state.shipments_done = 0
+        state.locomotive_raised = False
+        state.exit_used = False
+        state.discount_used = False
+        if state.lost or state.cleared_round is not None or state.round > s.rounds:
+            state.phase = "over"
+        else:
+            state.phase = "shares"
+
+    def advance_round_marker(self, state) -> None:
+        pass
+
+    def is_cleared(self, state) -> bool:
+        return False

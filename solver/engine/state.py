@@ -1,0 +1,249 @@
+"""The solo game state and the one definition of legality.
+
+In the spirit of OpenSpiel: an immutable scenario (`Instance` + `Rules` +
+setup) and a mutable `GameState` with `legal_actions()`, `apply()`, `clone()`
+and `is_terminal()`. Solvers may search however they like, but every plan they
+print is replayed through `apply()`, which is the referee.
+
+What differs from map to map lives in a `Ruleset` (solver/engine/maps/ and solver/multi/maps/); this module
+holds the base game as the solo maps use it.
+"""
+from __future__ import annotations
+
+import copy
+from dataclasses import dataclass, field
+
+import networkx as nx
+
+from solver.board.hexgrid import Hex
+from solver.board.instance import Instance
+from solver.engine.moves import (EndBuild, IssueShares, LayTile, Move, Pass, SelectAction, Ship, UpgradeLocomotive,
+                          Urbanize)
+
+PHASES = ("shares", "action", "build", "ship", "over")
+
+
+class IllegalMove(Exception):
+    """A move the rules forbid; the message says which rule."""
+
+
+@dataclass(frozen=True)
+class Rules:
+    """Readings of the sheet that a user may switch (defaults: the designer's answers)."""
+
+    strict_action: bool = False   # Easter Island: an action must be chosen, and paid, every round
+    strict_exits: bool = False    # Zoo: entering an exit means teleporting
+    feed_new_cities: bool = True  # Zoo: urbanized areas must be fed too ("every animal area", literally)
+
+    def describe(self) -> list[str]:
+        return [f"{k}={'on' if v else 'off'}" for k, v in self.__dict__.items()]
+
+
+@dataclass(frozen=True)
+class Link:
+    """Track between two stops (complete) or from a stop to an open end."""
+
+    path: tuple[Hex, ...]  # stop, track hexes..., and the far stop when complete
+    complete: bool
+
+    @property
+    def ends(self) -> tuple[Hex, Hex]:
+        return self.path[0], self.path[-1]
+
+    @property
+    def tiles(self) -> tuple[Hex, ...]:
+        return self.path[1:-1] if self.complete else self.path[1:]
+
+
+@dataclass
+class GameState:
+    instance: Instance
+    rules: Rules
+    goods: dict[Hex, list[str]]           # cubes on each stop, bottom first
+    round: int = 1
+    phase: str = "shares"
+    cash: int = 0
+    income: int = 0
+    shares: int = 0
+    locomotive: int = 1
+    action: str | None = None             # action selected this round
+    blockers: frozenset[str] = frozenset()  # Easter Island: blocked action spaces
+    track: dict[Hex, tuple[Hex, Hex]] = field(default_factory=dict)  # tile hex -> the two neighbours it faces
+    town_tracks: dict[Hex, int] = field(default_factory=dict)       # tracks joined to each town tile
+    new_cities: dict[Hex, str] = field(default_factory=dict)        # urbanized towns and their colour
+    new_city_supply: list[str] = field(default_factory=list)
+    tiles_laid: int = 0
+    towns_touched: set[Hex] = field(default_factory=set)            # towns whose tile changed this turn
+    urbanized_this_round: bool = False
+    shipments_done: int = 0
+    locomotive_raised: bool = False
+    fed: set[Hex] = field(default_factory=set)                      # Zoo: animal areas fed
+    bonus_tiles: int = 0                                            # Zoo: bonus tiles in hand
+    exit_used: bool = False                                         # Zoo: an exit was used this round
+    discount_used: bool = False                                     # Zoo: Feeding discount used this round
+    spent_on_track: int = 0
+    lost: str | None = None                                         # why the game ended early
+    cleared_round: int | None = None
+    accounts: dict = field(default_factory=dict)                    # last round's income and expenses
+    _links: list[Link] | None = None
+    _pairs: frozenset | None = None
+
+    # -- construction ------------------------------------------------------
+    @classmethod
+    def new(cls, instance: Instance, setup: dict[Hex, list[str]], rules: Rules = Rules()) -> "GameState":
+        s = instance.scenario
+        state = cls(instance=instance, rules=rules, goods={h: list(c) for h, c in setup.items() if c},
+                    cash=s.start_cash, income=s.start_income, shares=s.start_shares,
+                    locomotive=s.start_locomotive, new_city_supply=list(s.new_cities))
+        state.ruleset.start(state)
+        return state
+
+    @property
+    def ruleset(self):
+        """The map's rules, handed to the instance by its loader (solver.games): the engine looks nothing up."""
+        return self.instance.ruleset
+
+    @property
+    def board(self):
+        return self.instance.board
+
+    @property
+    def scenario(self):
+        return self.instance.scenario
+
+    def clone(self) -> "GameState":
+        other = copy.copy(self)
+        other.goods = {h: list(c) for h, c in self.goods.items()}
+        other.track = dict(self.track)
+        other.town_tracks = dict(self.town_tracks)
+        other.new_cities = dict(self.new_cities)
+        other.new_city_supply = list(self.new_city_supply)
+        other.towns_touched = set(self.towns_touched)
+        other.fed = set(self.fed)
+        return other
+
+    # -- what is where -----------------------------------------------------
+    def is_stop(self, h: Hex) -> bool:
+        return self.board.is_stop(h)
+
+    def is_city(self, h: Hex) -> bool:
+        return h in self.board.cities or h in self.new_cities
+
+    def city_colour(self, h: Hex) -> str | None:
+        if h in self.new_cities:
+            return self.new_cities[h]
+        city = self.board.cities.get(h)
+        return city.colour if city else None
+
+    def links(self) -> list[Link]:
+        if self._links is None:
+            self._links = self._trace_links()
+            self._pairs = None
+        return self._links
+
+    def linked_pairs(self) -> frozenset[frozenset[Hex]]:
+        """Pairs of stops joined by at least one complete link."""
+        links = self.links()
+        if self._pairs is None:
+            self._pairs = frozenset(frozenset(link.ends) for link in links if link.complete)
+        return self._pairs
+
+    def _trace_links(self) -> list[Link]:
+        seen: set[frozenset[Hex]] = set()
+        out = []
+        for stop in self._stops_with_track():
+            for first in stop.neighbours():
+                if stop not in self.track.get(first, ()):
+                    continue
+                path, prev, cur = [stop, first], stop, first
+                while True:
+                    a, b = self.track[cur]
+                    nxt = b if a == prev else a
+                    if self.is_stop(nxt):
+                        path.append(nxt)
+                        complete = True
+                        break
+                    if cur in self.track.get(nxt, ()):
+                        path.append(nxt)
+                        prev, cur = cur, nxt
+                        continue
+                    complete = False
+                    break
+                key = frozenset(path[1:-1] if complete else path[1:])
+                if key not in seen:
+                    seen.add(key)
+                    out.append(Link(tuple(path), complete))
+        return out
+
+    def _stops_with_track(self) -> list[Hex]:
+        stops = set()
+        for h, sides in self.track.items():
+            for side in sides:
+                if self.is_stop(side):
+                    stops.add(side)
+        return sorted(stops)
+
+    def network(self) -> nx.MultiGraph:
+        """Stops joined by complete links (one edge per link)."""
+        g = nx.MultiGraph()
+        for link in self.links():
+            if link.complete:
+                a, b = link.ends
+                g.add_edge(a, b, link=link)
+        return g
+
+    def open_ends(self) -> list[tuple[Hex, Hex]]:
+        """(tile hex, the neighbour it points to) for every incomplete track end."""
+        out = []
+        for link in self.links():
+            if not link.complete:
+                end = link.path[-1]
+                prev = link.path[-2]
+                a, b = self.track[end]
+                out.append((end, b if a == prev else a))
+        return out
+
+    def tile_limit(self) -> int:
+        return self.ruleset.tile_limit(self)
+
+    # -- the rules -------------------------------------------------------------
+    def is_terminal(self) -> bool:
+        return self.phase == "over"
+
+    def is_cleared(self) -> bool:
+        return self.ruleset.is_cleared(self)
+
+    def legal_actions(self) -> list[Move]:
+        """Every legal move now. In the build phase this lists single tiles."""
+        if self.phase == "over":
+            return []
+        candidates = self.ruleset.candidate_moves(self)
+        return [m for m in candidates if self.why_illegal(m) is None]
+
+    def why_illegal(self, move: Move) -> str | None:
+        return self.ruleset.why_illegal(self, move)
+
+    def apply(self, move: Move) -> None:
+        reason = self.why_illegal(move)
+        if reason is not None:
+            raise IllegalMove(reason)
+        self.ruleset.apply(self, move)
+
+    def child(self, move: Move) -> "GameState":
+        other = self.clone()
+        other.apply(move)
+        return other
+
+    def summary(self) -> dict:
+        return {
+            "round": self.round, "phase": self.phase, "cash": self.cash, "income": self.income,
+            "shares": self.shares, "locomotive": self.locomotive, "cleared": self.is_cleared(),
+            "cleared_round": self.cleared_round, "lost": self.lost, "spent_on_track": self.spent_on_track,
+            **({"last_round": dict(self.accounts)} if self.accounts else {}),
+            "goods": {str(h): list(c) for h, c in sorted(self.goods.items()) if c},
+            "fed": sorted(str(h) for h in self.fed),
+        }
+
+
+__all__ = ["GameState", "Rules", "Link", "IllegalMove", "PHASES",
+           "IssueShares", "SelectAction", "LayTile", "Urbanize", "EndBuild", "Ship", "UpgradeLocomotive", "Pass"]

@@ -1,0 +1,107 @@
+"""Finland: what the sheet changes (../shared/seeds/finland-and-portugal.txt, section Finland).
+
+Russia and Sweden are zones: stops that take goods of every colour while they
+hold goods, lose one good per delivery, and from which no track may be built.
+Sweden opens when the first player reaches the '4 links' box. The public
+Espoo-Helsinki and Helsinki-Vantaa track costs a link and earns no income (the
+shared engine does this: public links have no owner).
+"""
+from __future__ import annotations
+
+from solver.multi.ruleset import MultiplayerRuleset
+from solver.engine.moves import Ship
+
+
+class Finland(MultiplayerRuleset):
+    name = "finland"
+    required_rules = ("player_count", "russia_zone", "sweden_zone", "russia_goods", "four_links_cubes",
+                      "four_links_level", "city_goods")
+    marker_keys = ("sweden_open", "four_links_box")
+    goods_place_words = "cities and the Russia and Sweden zones"
+
+    def check_instance(self, instance, fail) -> None:
+        super().check_instance(instance, fail)
+        for key in ("russia_zone", "sweden_zone"):
+            name = instance.map_rules.get(key)
+            area = instance.board.area_by_name(str(name))
+            if area is None or area.kind != "zone":
+                fail(f"{name!r} is not a [[zones]] entry of the board", f"map_rules.{key}")
+
+    def zone(self, state_or_inst, key: str):
+        inst = getattr(state_or_inst, "instance", state_or_inst)
+        return inst.board.area_by_name(self.rule(inst, key)).hexes[0]
+
+    def setup_counts(self, instance) -> dict[str, int]:
+        counts = super().setup_counts(instance)
+        counts[self.rule(instance, "russia_zone")] = self.rule(instance, "russia_goods")
+        return counts
+
+    def sweden_open(self, state) -> bool:
+        return bool(state.markers.get("sweden_open", False))
+
+    def zone_open(self, state, stop) -> bool:
+        if stop == self.zone(state, "russia_zone"):
+            return True
+        return self.sweden_open(state)
+
+    def accepts(self, state, stop, colour: str) -> bool:
+        # "At the start of the game, the Russia zone accepts all color Goods ... If the Russia zone has no
+        # Goods, the Russia zone no longer accepts Goods." (Sweden likewise, once opened.)
+        if stop in state.area_stops and state.area_stops[stop].kind == "zone":
+            return self.zone_open(state, stop) and bool(state.goods.get(stop))
+        return super().accepts(state, stop, colour)
+
+    def check_link(self, state, owner, path, complete, fail) -> None:
+        # "Track may not be built from a zone. Track built to a zone comprises a Completed Railroad Link."
+        start = path[0]
+        if not complete and start in state.area_stops and state.area_stops[start].kind == "zone":
+            fail(f"track may not be built from a zone ({state.area_stops[start].name})")
+
+    def check_state(self, state, fail) -> None:
+        box = state.markers.get("four_links_box", [])
+        if not isinstance(box, list) or any(c not in ("red", "blue", "yellow", "purple", "black") for c in box):
+            fail("expected a list of cube colours", "markers.four_links_box")
+        if len(box) > self.rule(state.instance, "four_links_cubes"):
+            fail(f"the '4 links' box holds {self.rule(state.instance, 'four_links_cubes')} cubes at most",
+                 "markers.four_links_box")
+        sweden = self.zone(state, "sweden_zone")
+        level = self.rule(state.instance, "four_links_level")
+        if not self.sweden_open(state):
+            if state.goods.get(sweden):
+                fail("Sweden holds goods only after it opens (markers.sweden_open = true)", "goods")
+            reached = [n for n, p in state.players.items() if p.locomotive >= level]
+            if reached:
+                fail(f"{reached[0]} has reached the '4 links' box, so Sweden is open: set sweden_open = true "
+                     "and move the box's cubes to Sweden", "markers.sweden_open")
+        elif box:
+            fail("Sweden is open, so the '4 links' box is empty", "markers.four_links_box")
+
+    def effects(self, state, move: Ship) -> list[str]:
+        dest = move.route[-1]
+        if dest in state.area_stops:
+            left = len(state.goods.get(dest, [])) - 1
+            name = state.area_stops[dest].name
+            more = f"{left} left" if left else "none left: it accepts no more goods"
+            return [f"one good is removed from {name} ({more})"]
+        return []
+
+    def after_shipment(self, state, move: Ship) -> None:
+        dest = move.route[-1]
+        if dest in state.area_stops and state.goods.get(dest):
+            state.goods[dest].pop(0)  # "When a Good is moved to the Russia zone, remove one of the Goods"
+
+    def _apply_UpgradeLocomotive(self, state, move) -> None:
+        super()._apply_UpgradeLocomotive(state, move)
+        # "The first player whose token moves into the '4 Links' box ... immediately places the 5 cubes in
+        # that box on the Sweden zone."
+        if state.me.locomotive >= self.rule(state.instance, "four_links_level") and not self.sweden_open(state):
+            sweden = self.zone(state, "sweden_zone")
+            state.goods.setdefault(sweden, []).extend(state.markers.get("four_links_box", []))
+            state.markers["four_links_box"] = []
+            state.markers["sweden_open"] = True
+
+    def header(self, state) -> list[str]:
+        russia, sweden = self.zone(state, "russia_zone"), self.zone(state, "sweden_zone")
+        return [f"Russia holds {len(state.goods.get(russia, []))} goods; Sweden is "
+                + (f"open with {len(state.goods.get(sweden, []))} goods" if self.sweden_open(state)
+                   else f"closed ('4 links' box: {len(state.markers.get('four_links_box', []))} cubes)")]

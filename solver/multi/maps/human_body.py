@@ -1,0 +1,124 @@
+"""Human Body: what the sheet changes (../shared/seeds/human-body-and-synapses.txt, Human Body Map).
+
+Organs are groups of hexes that count as one city; track ends at their edge and
+several players may join one organ. Every hex costs $3 (bone too). The lungs
+are joined by a disc link ($3). Odd rounds inhale (blue organs count as red),
+even rounds exhale (red organs count as blue); the kidney takes yellow plus
+the colour the face-down tile leaves visible. In 3-player games a grey disc
+covers Urbanization in odd rounds (so never in round 1) and Engineer in even ones.
+"""
+from __future__ import annotations
+
+from solver.multi.ruleset import MultiplayerRuleset
+from solver.engine.moves import Ship
+
+
+class HumanBody(MultiplayerRuleset):
+    name = "human-body"
+    required_rules = ("player_count", "goods_one_number", "goods_two_numbers", "lungs", "lung_disc_cost",
+                      "kidney", "kidney_colour", "inhale_colour", "exhale_colour", "grey_disc_players",
+                      "grey_disc_odd_rounds", "grey_disc_even_rounds")
+    player_keys = ("lung_disc",)
+    marker_keys = ("tile_covers",)
+    goods_place_words = "organs"
+
+    def check_instance(self, instance, fail) -> None:
+        super().check_instance(instance, fail)
+        names = list(self.rule(instance, "lungs")) + [self.rule(instance, "kidney")]
+        for name in names:
+            area = instance.board.area_by_name(str(name))
+            if area is None or area.kind != "organ":
+                fail(f"{name!r} is not an [[organs]] entry of the board", "map_rules")
+        a, b = (instance.board.area_by_name(n) for n in self.rule(instance, "lungs"))
+        if not any(x.is_neighbour(y) for x in a.hexes for y in b.hexes):
+            fail("the lung disc sits on the boundary between the two lungs, so they must touch", "map_rules.lungs")
+
+    def setup_counts(self, instance) -> dict[str, int]:
+        # "Place 2 goods on each organ with one number, and 4 goods on each organ with two numbers."
+        per = {1: self.rule(instance, "goods_one_number"), 2: self.rule(instance, "goods_two_numbers")}
+        return {a.name: per.get(len(a.numbers), 0) for a in instance.board.areas if a.kind == "organ"}
+
+    def goods_places(self, instance) -> set:
+        return {a.hexes[0] for a in instance.board.areas if a.kind == "organ"} | set(instance.board.cities)
+
+    def blocked_actions(self, instance, players: int, round_: int) -> set[str]:
+        # "In a 3-player game, place 1 grey disc on the Urbanization action. This action cannot be chosen in
+        # round 1." At each round end the disc moves between Urbanization and Engineer.
+        if players != self.rule(instance, "grey_disc_players"):
+            return set()
+        key = "grey_disc_odd_rounds" if round_ % 2 == 1 else "grey_disc_even_rounds"
+        return {self.rule(instance, key)}
+
+    # -- breathing ---------------------------------------------------------------
+    def breathing(self, state) -> str:
+        """'inhale' in odd rounds, 'exhale' in even ones."""
+        return "inhale" if state.round % 2 == 1 else "exhale"
+
+    def visible_colour(self, state) -> str:
+        """The colour the face-down tile leaves visible: red while inhaling, blue while exhaling."""
+        return self.rule(state.instance, f"{self.breathing(state)}_colour")
+
+    def organ_colours(self, state, stop) -> set[str]:
+        area = state.area_stops.get(stop)
+        if area is None:
+            colour = state.city_colour(stop)
+            return {colour} if colour else set()
+        inst = state.instance
+        if area.name == self.rule(inst, "kidney"):
+            # "The KIDNEY always accepts goods of two colours: yellow plus red, or yellow plus blue"
+            return {self.rule(inst, "kidney_colour"), self.visible_colour(state)}
+        if area.colour in (self.rule(inst, "inhale_colour"), self.rule(inst, "exhale_colour")):
+            return {self.visible_colour(state)}
+        return {area.colour} if area.colour else set()
+
+    def accepts(self, state, stop, colour: str) -> bool:
+        return state.is_city(stop) and colour in self.organ_colours(state, stop)
+
+    # -- state --------------------------------------------------------------------
+    def read_player_extras(self, state, r) -> None:
+        owners = []
+        for name, p in state.players.items():
+            disc = p.extra.get("lung_disc", False)
+            if not isinstance(disc, bool):
+                r.fail(f"expected true or false, got {disc!r}", f"players.{name}.lung_disc")
+            if disc:
+                owners.append(name)
+        if len(owners) > 1:
+            r.fail(f"the lungs have one disc symbol; {', '.join(owners)} cannot all hold it", "players")
+        covers = state.markers.get("tile_covers")
+        want = "blue" if self.breathing(state) == "inhale" else "red"
+        if covers is not None and covers != want:
+            r.fail(f"in round {state.round} ({self.breathing(state)}) the face-down tile covers the {want} hex, "
+                   f"not {covers!r}", "markers.tile_covers")
+
+    def build_links(self, state) -> list:
+        from solver.multi.state import OwnedLink
+        out = super().build_links(state)
+        a, b = (state.board.area_by_name(n).hexes[0] for n in self.rule(state.instance, "lungs"))
+        for name, p in state.players.items():
+            if p.extra.get("lung_disc"):
+                out.append(OwnedLink((a, b), True, name))  # "a link can be connected by placing 1 disc"
+        return out
+
+    def header(self, state) -> list[str]:
+        blocked = self.blocked_actions(state.instance, state.player_count, state.round)
+        return [f"round {state.round}: {self.breathing(state)} (blue and red organs take "
+                f"{self.visible_colour(state)}; the kidney takes {self.rule(state.instance, 'kidney_colour')} and "
+                f"{self.visible_colour(state)})"
+                + (f"; grey disc covers {', '.join(sorted(blocked))}" if blocked else "")]
+
+    def effects(self, state, move: Ship) -> list[str]:
+        return []
+
+    # -- build cost ------------------------------------------------------------------
+    def build_graph(self, instance, state=None):
+        g, max_degree, notes = super().build_graph(instance, state)
+        a, b = (instance.board.area_by_name(n).hexes[0] for n in self.rule(instance, "lungs"))
+        held = state is not None and any(p.extra.get("lung_disc") for p in state.players.values())
+        mine = state is not None and state.me.extra.get("lung_disc")
+        if mine:
+            g.add_edge(a, b, weight=0)
+        elif not held:
+            g.add_edge(a, b, weight=self.rule(instance, "lung_disc_cost"), lung_disc=True)
+            notes.append(f"the lung disc joins the two lungs for ${self.rule(instance, 'lung_disc_cost')}")
+        return g, max_degree, notes

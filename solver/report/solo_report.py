@@ -1,0 +1,189 @@
+"""Reports for the solo solvers: the same layout for every map, as text and as JSON.
+
+Order (as users asked): verdict within the round limit, minimum rounds and
+its proof, the chosen plan's shares and cash, the proven cheapest network next
+to what the plan spent, the plan round by round, the picture, assumptions.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from solver.board.instance import Instance
+from models.network import Network
+from solver.report.output import assumptions_json
+from solver.engine.plan import Plan, replay
+from solver.engine.setup import Setup, setup_to_json
+
+
+@dataclass
+class Answer:
+    """What a solo solver found and what it proved."""
+
+    verdict: str                      # clearable / not clearable / unknown
+    verdict_proof: str                # what the verdict rests on
+    round_limit: int
+    lower_bound: int                  # proven lower bound on the rounds to clear
+    upper_bound: int | None           # rounds of the best plan found (replayed by the referee)
+    min_rounds_proved: bool
+    plan: Plan | None = None
+    end_state: dict | None = None
+    network: Network | None = None    # proven cheapest network the clear condition needs
+    network_label: str = ""
+    bound_reasons: list[str] = field(default_factory=list)
+    impossible: list[str] = field(default_factory=list)
+    seconds: float = 0.0
+    search: dict = field(default_factory=dict)
+    extra_networks: list = field(default_factory=list)  # (label, Network): other proven networks worth showing
+
+    def batch_record(self) -> dict:
+        """The JSON-ready fields a batch keeps for one solve."""
+        end = self.end_state or {}
+        return {
+            "verdict": self.verdict,
+            "proved": self.verdict == "not clearable" or (self.verdict == "clearable" and self.min_rounds_proved),
+            "min_rounds": self.upper_bound if self.min_rounds_proved else None,
+            "rounds_lower_bound": self.lower_bound, "rounds_upper_bound": self.upper_bound,
+            "shares": end.get("shares"), "cash": end.get("cash"), "track_cost": end.get("spent_on_track"),
+            "network_cost": self.network.cost if self.network else None, "impossible": self.impossible,
+        }
+
+    def min_rounds_text(self) -> str:
+        if self.verdict == "not clearable":
+            return "none (not clearable)"
+        if self.min_rounds_proved:
+            return f"{self.upper_bound} (proved: the plan meets the lower bound)"
+        if self.upper_bound is not None:
+            return f"unknown: between {self.lower_bound} and {self.upper_bound}"
+        return f"unknown: at least {self.lower_bound}"
+
+
+def plan_rounds_detail(instance: Instance, plan: Plan) -> list[dict]:
+    """Replay the plan and describe every round: moves, tile costs and money."""
+    result = replay(instance, plan)
+    out, spent_before = [], 0
+    for i, (rnd, after) in enumerate(zip(plan.rounds, result.round_states), start=1):
+        spent = after["spent_on_track"] - spent_before
+        spent_before = after["spent_on_track"]
+        row = {"round": i, **rnd.to_json(), "track_cost": spent, **after.get("last_round", {}),
+               "cash": after["cash"], "income": after["income"], "shares_total": after["shares"],
+               "locomotive": after["locomotive"], "goods_left": after["goods"]}
+        if after.get("fed"):
+            row["fed"] = after["fed"]
+        out.append(row)
+    return out
+
+
+def answer_json(instance: Instance, scenario: str, difficulty: str, setup: Setup, answer: Answer,
+                rules, seed: int | None) -> dict:
+    net = answer.network
+    out = {
+        "scenario": scenario, "difficulty": difficulty, "seed": seed,
+        "setup": setup_to_json(instance, setup),
+        "verdict": answer.verdict, "verdict_proof": answer.verdict_proof,
+        "round_limit": answer.round_limit,
+        "min_rounds": answer.upper_bound if answer.min_rounds_proved else None,
+        "min_rounds_proved": answer.min_rounds_proved,
+        "rounds_lower_bound": answer.lower_bound, "rounds_upper_bound": answer.upper_bound,
+        "bound_reasons": answer.bound_reasons, "impossible": answer.impossible,
+        "plan_shares": answer.end_state["shares"] if answer.end_state else None,
+        "plan_cash": answer.end_state["cash"] if answer.end_state else None,
+        "plan_track_spent": answer.end_state["spent_on_track"] if answer.end_state else None,
+        "network": None if net is None else {
+            "joins": answer.network_label, "cost": net.cost, "lower_bound": net.lower_bound, "status": net.status,
+            "tiles": net.tiles, "hexes": [str(h) for h in net.hexes],
+            "links": ["-".join(str(h) for h in link) for link in net.links]},
+        "plan": answer.plan.to_json(instance) if answer.plan else None,
+        "rounds": plan_rounds_detail(instance, answer.plan) if answer.plan else [],
+        "search": answer.search, "seconds": round(answer.seconds, 3),
+        **assumptions_json(instance, rules),
+    }
+    if answer.extra_networks:
+        out["extra_networks"] = [{"joins": label, "cost": n.cost, "lower_bound": n.lower_bound, "status": n.status,
+                                  "tiles": n.tiles, "links": ["-".join(str(h) for h in link) for link in n.links]}
+                                 for label, n in answer.extra_networks]
+    if answer.round_limit != instance.scenario.rounds:
+        out["assumed_values"].append({"key": "--rounds", "source": "assumed",
+                                      "note": f"round limit {answer.round_limit} given on the command line"})
+    return out
+
+
+def answer_text(data: dict, instance: Instance, rules) -> str:
+    L = []
+    title = f"{instance.board.name}, {data['difficulty']}"
+    title += f", seed {data['seed']}" if data["seed"] is not None else ", setup from file"
+    L.append(title)
+    L.append(data["setup_text"] if data.get("setup_text") else "Setup (bottom cube first): " + ", ".join(
+        f"{instance.board.label(_hex(k))}: {'/'.join(v)}" for k, v in data["setup"].items()))
+    L.append("")
+    L.append(f"Verdict within {data['round_limit']} rounds: {data['verdict'].upper()}")
+    L.append(f"  because {data['verdict_proof']}")
+    for reason in data["impossible"]:
+        L.append(f"  - {reason}")
+    L.append("Minimum rounds to clear: " + (
+        f"{data['min_rounds']} (proved: the plan meets the lower bound)" if data["min_rounds_proved"] else
+        ("none" if data["verdict"] == "not clearable" and data["rounds_upper_bound"] is None and data["impossible"]
+         else f"unknown, between {data['rounds_lower_bound']} and {data['rounds_upper_bound'] or '?'}")))
+    for reason in data["bound_reasons"]:
+        L.append(f"  lower bound: {reason}")
+    if data["plan"]:
+        L.append(f"Plan found: clears in round {data['rounds_upper_bound']}, issuing {data['plan_shares']} shares in all "
+                 f"(start included), ending with ${data['plan_cash']} "
+                 "(fewest shares, then most cash, among the plans the search tried; not proven least)")
+    net = data["network"]
+    if net:
+        if net["status"] == "infeasible":
+            L.append(f"Cheapest network joining {net['joins']}: none exists (proven)")
+        else:
+            status = "proven minimum" if net["status"] == "optimal" else f"best found, lower bound ${net['lower_bound']}"
+            spent = f"; the plan spent ${data['plan_track_spent']} on track" if data["plan"] else ""
+            L.append(f"Cheapest network joining {net['joins']}: ${net['cost']} ({status}, {net['tiles']} tiles){spent}")
+    for extra in data.get("extra_networks", []):
+        if extra["status"] == "infeasible":
+            L.append(f"Cheapest network joining {extra['joins']}: none exists (proven)")
+        else:
+            status = ("proven minimum" if extra["status"] == "optimal"
+                      else f"best found, lower bound ${extra['lower_bound']}")
+            L.append(f"Cheapest network joining {extra['joins']}: ${extra['cost']} ({status}, {extra['tiles']} tiles)")
+    if data["rounds"]:
+        L.append("")
+        L.append("Plan, round by round:")
+        for r in data["rounds"]:
+            action = r["action"] or "none"
+            if r.get("target"):
+                action += f" {r['target']}"
+            L.append(f" Round {r['round']}: shares +{r['shares']}, action {action}")
+            if r["build"]:
+                L.append(f"   build: {', '.join(r['build'])}  (${r['track_cost']})")
+            for note in r.get("notes", []):
+                L.append(f"   {note}")
+            for s in r["ship"]:
+                if isinstance(s, dict) and s.get("text"):
+                    L.append(f"   {s['text']}")
+                elif isinstance(s, dict):
+                    links = s["route"].count("-")
+                    extra = f", discount at {s['discount']}" if s.get("discount") else ""
+                    tele = ", teleport" if "~" in s["route"] else ""
+                    L.append(f"   ship {s['cube']} from {s['from']}: {s['route']} ({links} link(s){tele}{extra})")
+                else:
+                    L.append(f"   {s}")
+            L.append(f"   income collected {r.get('income_collected', '?')}, expenses {r.get('expenses', '?')}"
+                     + (f", shortfall {r['shortfall']}" if r.get("shortfall") else "")
+                     + (f", income reduction {r['income_reduction']}" if r.get("income_reduction") else "")
+                     + f" -> cash ${r['cash']}, income {r['income']}, locomotive {r['locomotive']}")
+            left = r["goods_left"]
+            L.append("   left: " + (r["left_text"] if r.get("left_text") else
+                                    ", ".join(f"{k} {'/'.join(v)}" for k, v in left.items()) if left else "nothing"))
+    L.append("")
+    L.append("Assumptions this answer depends on:")
+    for reading in data.get("readings", []):
+        L.append(f"  - {reading}")
+    for item in data["assumed_values"]:
+        L.append(f"  - {item['key']}: {item['note']}")
+    L.append("  - rule switches: " + ", ".join(f"{k}={'on' if v else 'off'}" for k, v in data["rules"].items()))
+    L.append(f"({data['seconds']:.1f} s)")
+    return "\n".join(L)
+
+
+def _hex(name: str):
+    from solver.board.hexgrid import Hex
+    return Hex.parse(name)

@@ -1,0 +1,479 @@
+"""Easter Island: can this setup be cleared, in how few rounds, how cheaply, and how.
+
+Approach (measured in benchmarks/easter_island.py):
+1. Proofs of impossibility that need no search: a cube whose colour has no
+   other city to go to, ruins that no track can ever join (the Steiner
+   optimizer proves it), or a lower bound above the round limit.
+2. Lower bounds on the rounds: every cube needs one of the two shipment steps
+   of a round, and the cheapest-in-tiles network joining all ruins (a proven
+   bound from the Steiner optimizer) must be laid at 3 tiles a round, 4 in the
+   rounds with Engineer, which the action blockers allow at most once in every
+   four selections.
+3. A plan: beam search over whole rounds on the rules engine, building the
+   proven cheapest network link by link and choosing shipments by graph search
+   over what is built. Every plan it returns is replayed by the referee.
+4. The minimum is "proved" only when the plan's round count meets the bound.
+"""
+from __future__ import annotations
+
+import itertools
+import math
+import time
+
+import networkx as nx
+
+from solver.board.hexgrid import Hex
+from solver.board.instance import Instance
+from solver.engine.moves import IssueShares, Pass, SelectAction, Ship, UpgradeLocomotive
+from models.network import Network, cheapest_network
+from solver.engine.plan import Plan, RoundPlan, replay
+from solver.solo.round_search import Node, RoundPlanner, widths
+from solver.engine.setup import Setup
+from solver.report.solo_report import Answer
+from solver.engine.shipping import shipments
+from solver.engine.state import GameState, Rules
+
+
+# -- proofs without search ------------------------------------------------------
+
+def unreachable_cubes(instance: Instance, setup: Setup) -> list[str]:
+    """Cubes that no city can ever accept: each one alone makes the setup unclearable."""
+    board, s = instance.board, instance.scenario
+    out = []
+    for stop, cubes in sorted(setup.items()):
+        for colour in sorted(set(cubes)):
+            cities = [h for h, c in board.cities.items() if c.colour == colour and h != stop]
+            new_city = colour in s.new_cities and bool(board.towns)
+            if not cities and not new_city:
+                why = (f"the board has no other {colour} city" if any(c.colour == colour for c in board.cities.values())
+                       else f"the board has no {colour} city")
+                tiles = "" if colour in s.new_cities else f" and no {colour} new city tile is in play"
+                out.append(f"the {colour} cube on {board.label(stop)} can never be delivered: {why}{tiles}")
+    return out
+
+
+def round_capacity(instance: Instance, rounds: int) -> int:
+    """Most tiles that can be laid in `rounds` rounds (Engineer at most once per action cycle)."""
+    s = instance.scenario
+    engineer_rounds = 0
+    if "engineer" in s.actions:
+        engineer_rounds = math.ceil(rounds / max(1, len(s.actions)))
+    return rounds * s.tile_limit + engineer_rounds * (s.engineer_tile_limit - s.tile_limit)
+
+
+def tile_distances(instance: Instance, source: Hex) -> dict[Hex, int]:
+    """Fewest track tiles on any route of links from `source` to each stop (terrain ignored)."""
+    from models.network import board_graph
+    g, _ = board_graph(instance, unit_cost=True)
+    dist = {source: 0}
+    heap = [(0, source)]
+    import heapq
+    while heap:
+        d, h = heapq.heappop(heap)
+        if d > dist.get(h, 1 << 30):
+            continue
+        for n in g.neighbors(h):
+            nd = d + g.nodes[n]["cost"]
+            if nd < dist.get(n, 1 << 30):
+                dist[n] = nd
+                heapq.heappush(heap, (nd, n))
+    return {h: d for h, d in dist.items() if instance.board.is_stop(h)}
+
+
+def delivery_tiles(instance: Instance, setup: Setup) -> list[int]:
+    """For every cube, the fewest tiles any network needs before it can be delivered."""
+    board, s = instance.board, instance.scenario
+    out = []
+    for stop, cubes in setup.items():
+        dist = tile_distances(instance, stop)
+        for colour in cubes:
+            targets = [h for h, c in board.cities.items() if c.colour == colour and h != stop]
+            if colour in s.new_cities:
+                targets += list(board.towns)  # a new city of that colour could be placed there
+            out.append(min((dist[h] for h in targets if h in dist), default=1 << 30))
+    return out
+
+
+def rounds_lower_bound(instance: Instance, setup: Setup, tiles_bound: int) -> tuple[int, list[str]]:
+    """A proven lower bound on the rounds needed to clear, and why.
+
+    By the end of round r at most cap(r) tiles are down, so only cubes whose
+    nearest possible destination is at most cap(r) tiles away can have been
+    delivered, and at most 2 per round: D(r) = min(2r, that count). The other
+    N - D(r) cubes need ceil((N - D(r)) / 2) more rounds.
+    """
+    s = instance.scenario
+    per_round = s.shipments_per_round
+    cubes = sum(len(c) for c in setup.values())
+    need = delivery_tiles(instance, setup)
+    by_ships, worst_r = math.ceil(cubes / per_round), 0
+    for r in range(1, cubes + 1):
+        cap = round_capacity(instance, r)
+        done = min(per_round * r, sum(1 for t in need if t <= cap))
+        bound = r + math.ceil((cubes - done) / per_round)
+        if bound > by_ships:
+            by_ships, worst_r = bound, r
+        if done == cubes:
+            break
+    by_tiles = next(r for r in range(1, 10_000) if round_capacity(instance, r) >= tiles_bound)
+    reasons = [f"{cubes} cubes at {per_round} shipments a round need {math.ceil(cubes / per_round)} round(s)",
+               f"joining all ruins needs at least {tiles_bound} tiles (proven), which takes {by_tiles} round(s)"]
+    if worst_r:
+        cap = round_capacity(instance, worst_r)
+        reachable = sum(1 for t in need if t <= cap)
+        reasons.append(f"by the end of round {worst_r} at most {cap} tiles are down, so at most "
+                       f"{min(per_round * worst_r, reachable)} cube(s) can be delivered; the rest need "
+                       f"{by_ships - worst_r} more round(s): {by_ships} in all")
+    return max(1, by_ships, by_tiles), reasons
+
+
+# -- the plan search ------------------------------------------------------------
+
+class _Planner(RoundPlanner):
+    """Rounds for Easter Island: build the target network link by link, ship, flip, raise the locomotive."""
+
+    def __init__(self, instance: Instance, setup: Setup, rules: Rules, network: Network, black_town: Hex | None,
+                 beam_width: int, deadline: float):
+        self.instance, self.setup, self.black_town = instance, setup, black_town
+        # The first links join all ruins; the rest are optional shortcuts.
+        links = list(network.links) + self._shortcuts(network)
+        super().__init__(instance, setup, rules, links, len(network.links), beam_width, deadline)
+        self.max_builds = 8
+        self.tree = nx.Graph()
+        for link in self.links:
+            self.tree.add_edge(link[0], link[-1])
+        self.need_links = self._links_to_destination()
+
+    def _shortcuts(self, network: Network) -> list[tuple[Hex, ...]]:
+        """Short direct links between a cube's ruin and a city its cube could go to.
+
+        The cheapest network often sends cubes the long way round; a 1-2 tile
+        shortcut saves locomotive steps. Shortcuts avoid the network's hexes and
+        each other, so each can be built independently.
+        """
+        board = self.instance.board
+        used = set(network.hexes)
+        g = nx.Graph()
+        for h in board.terrain:
+            if board.buildable(h) and h not in used:
+                for n in h.neighbours():
+                    if board.buildable(n) and n not in used and board.passable(h, n):
+                        g.add_edge(h, n)
+        pairs = set()
+        for stop, cubes in self.setup.items():
+            for colour in cubes:
+                for h, c in board.cities.items():
+                    if c.colour == colour and h != stop:
+                        pairs.add(tuple(sorted((stop, h))))
+                if colour == "black" and self.black_town:
+                    pairs.add(tuple(sorted((stop, self.black_town))))
+        options = []
+        for a, b in pairs:
+            best = None
+            for x in a.neighbours():
+                for y in b.neighbours():
+                    if x in g and y in g and board.passable(a, x) and board.passable(b, y):
+                        try:
+                            p = nx.shortest_path(g, x, y)
+                        except nx.NetworkXNoPath:
+                            continue
+                        if best is None or len(p) < len(best):
+                            best = p
+            if best is not None and len(best) <= 2:
+                options.append((len(best), (a, *best, b)))
+        out, taken = [], set()
+        for _, link in sorted(options):
+            if not taken & set(link[1:-1]):
+                taken |= set(link[1:-1])
+                out.append(link)
+        return out
+
+    def _links_to_destination(self) -> dict[tuple[Hex, str], int]:
+        """Links from a stop to where a cube of a colour would stop, over the finished network."""
+        out = {}
+        board = self.instance.board
+        for stop in self.tree.nodes:
+            for colour in ("red", "blue", "yellow", "purple", "black"):
+                best = None
+                for target, path in nx.single_source_shortest_path(self.tree, stop).items():
+                    if target == stop:
+                        continue
+                    col = board.cities[target].colour if target in board.cities else (
+                        "black" if target == self.black_town else None)
+                    if col != colour:
+                        continue
+                    # it must stop at the first city of its colour on the way
+                    if any((board.cities.get(h) and board.cities[h].colour == colour) for h in path[1:-1]):
+                        continue
+                    best = len(path) - 1 if best is None else min(best, len(path) - 1)
+                if best is not None:
+                    out[(stop, colour)] = best
+        return out
+
+    def build_options(self, state: GameState, limit: int) -> list[list[str]]:
+        """Ways to spend this round's tiles on the target network: whole links, then part of one more.
+
+        Only maximal choices are kept (no tile left unused that another link could take),
+        plus building nothing, which saves money.
+        """
+        prog = self.progress(state)
+        open_links = [i for i, link in enumerate(self.links) if prog[i] < len(link) - 2]
+        rest = {i: len(self.links[i]) - 2 - prog[i] for i in open_links}
+
+        def path(i: int, tiles: int | None = None) -> str:
+            link = self.links[i]
+            stop = len(link) if tiles is None else prog[i] + tiles + 2
+            return "-".join(str(h) for h in link[prog[i]:stop])
+
+        options: list[list[str]] = [[]]
+        for k in range(1, len(open_links) + 1):
+            found = False
+            for combo in itertools.combinations(open_links, k):
+                used = sum(rest[i] for i in combo)
+                if used > limit:
+                    continue
+                found = True
+                left = limit - used
+                others = [j for j in open_links if j not in combo]
+                if left and any(rest[j] <= left for j in others):
+                    continue  # not maximal: a bigger combination covers it
+                paths = [path(i) for i in combo]
+                partial = [j for j in others if rest[j] > left] if left else []
+                if partial:
+                    options.extend(paths + [path(j, left)] for j in partial)
+                else:
+                    options.append(paths)
+            if not found:
+                break
+        for j in open_links:
+            if rest[j] > limit:
+                options.append([path(j, limit)])
+        value = {i: self._link_value(state, i) - rest[i] for i in open_links}
+        by_path = {path(i): value[i] for i in open_links}
+
+        def option_value(paths: list[str]) -> float:
+            return sum(by_path.get(p, 0.3 * max((v for q, v in by_path.items() if q.startswith(p[:5])), default=0))
+                       for p in paths)
+
+        best = sorted(options[1:], key=option_value, reverse=True)[: self.max_builds]
+        return [[]] + best
+
+    def _link_value(self, state: GameState, i: int) -> float:
+        """How much a link helps now: deliveries it opens for top cubes, and whether it must be built anyway."""
+        board = self.instance.board
+        link = self.links[i]
+        value = 5.0 if i < self.required else 0.0
+        for a, b in ((link[0], link[-1]), (link[-1], link[0])):
+            cubes = state.goods.get(a, [])
+            colour_b = board.cities[b].colour if b in board.cities else state.new_cities.get(b, (
+                "black" if b == self.black_town else None))
+            for depth, colour in enumerate(reversed(cubes)):
+                if colour == colour_b:
+                    value += 10.0 if depth == 0 else 4.0
+        return value
+
+    def action_options(self, state: GameState) -> list[tuple[str | None, Hex | None]]:
+        opts: list[tuple[str | None, Hex | None]] = [(None, None), ("engineer", None)]
+        remaining = [(h, c) for h, cubes in state.goods.items() for c in cubes]
+        if self.locomotive_short(state):
+            opts.append(("locomotive", None))
+        if self.black_town and self.black_town not in state.new_cities and any(c == "black" for _, c in remaining):
+            opts.append(("urbanization", None))
+        for h, cubes in state.goods.items():
+            if len(cubes) == 2 and cubes[0] != cubes[1]:
+                top, bottom = self.need_links.get((h, cubes[1]), 99), self.need_links.get((h, cubes[0]), 99)
+                if bottom < top and sum(1 for o in opts if o[0] == "rapa-nui") < 2:
+                    opts.append(("rapa-nui", h))
+        # strict reading: something must be picked even when nothing helps
+        if self.rules.strict_action:
+            opts += [(a, None) for a in self.s.actions if a not in ("rapa-nui",)]
+        seen, out = set(), []
+        for o in opts:
+            if o in seen or state.why_illegal(SelectAction(*o)) is not None:
+                continue
+            seen.add(o)
+            out.append(o)
+        return out
+
+    def successors(self, node: Node) -> list[Node]:
+        out = []
+        for action, target in self.action_options(self._at_action(node.state)):
+            limit = self.s.engineer_tile_limit if action == "engineer" else self.s.tile_limit
+            for build in self.build_options(node.state, limit):
+                if action == "urbanization":
+                    build = [f"urbanize {self.black_town} black"] + build
+                played = self.with_shares(node.state, RoundPlan(0, action, str(target) if target else None, build))
+                if played is not None:
+                    out.extend(self.ship_variants(node, *played, firsts=3, seconds=2))
+                if time.monotonic() > self.deadline:
+                    return out
+        return out
+
+    def _at_action(self, state: GameState) -> GameState:
+        probe = state.clone()
+        probe.apply(IssueShares(0))
+        probe.cash = 10 ** 6  # only the blockers and targets matter here
+        return probe
+
+    def locomotive_short(self, state: GameState) -> bool:
+        """Would a bigger locomotive let a cube go somewhere, now or on the finished network?"""
+        from solver.engine.shipping import candidate_routes, stop_graph
+        adj = stop_graph(state)
+        for h, cubes in state.goods.items():
+            for depth, colour in enumerate(reversed(cubes)):
+                if self.need_links.get((h, colour), 0) > state.locomotive:
+                    return True
+                if depth == 0:
+                    shortest = min((len(r) - 1 for r, _ in candidate_routes(state, h, colour, self.s.max_locomotive, adj)),
+                                   default=0)
+                    if shortest > state.locomotive:
+                        return True
+        return False
+
+    def ship_choices(self, state: GameState) -> list:
+        moves = shipments(state)
+        def key(m: Ship):
+            stack = state.goods[m.origin]
+            exposes = 0
+            if len(stack) >= 2:
+                nxt = stack[-2]
+                exposes = 1 if self.need_links.get((m.origin, nxt), 99) <= state.locomotive else 0
+            return (-exposes, -(len(m.route) - 1), str(m))
+        moves.sort(key=key)
+        choices: list = list(moves)
+        if state.why_illegal(UpgradeLocomotive()) is None:
+            if self.locomotive_short(state):
+                choices.insert(min(2, len(choices)), UpgradeLocomotive())
+        if not choices:
+            choices = [Pass()]
+        return choices
+
+    def score(self, state: GameState) -> float:
+        """Lower is better: work left, and money that will be missing to finish it."""
+        cubes_left = sum(len(c) for c in state.goods.values())
+        tiles_left = self.tiles_left(state)
+        rounds_left = max(1, self.limit - state.round + 1)
+        horizon = min(rounds_left, max(1, math.ceil(cubes_left / 2)))
+        # Cash by the end if nothing changes: every share and locomotive level costs $1 a round.
+        money = state.cash + (state.income - state.shares - state.locomotive) * horizon
+        deficit = max(0.0, 3.5 * tiles_left - money)
+        return 10 * cubes_left + 3 * tiles_left + 0.5 * deficit - 0.05 * money
+
+    def signature(self, state: GameState) -> tuple:
+        return (frozenset(state.track), tuple(sorted((h, tuple(c)) for h, c in state.goods.items())),
+                state.cash, state.income, state.shares, state.locomotive, state.blockers,
+                frozenset(state.new_cities))
+
+# -- the whole answer -------------------------------------------------------------
+
+def target_network(instance: Instance, setup: Setup, time_limit: float,
+                   base: Network | None = None) -> tuple[Network, Hex | None]:
+    """Cheapest network joining all ruins; with black cubes, also a town for a black new city.
+
+    The town is chosen by network cost plus $3 per link the black cubes would travel
+    (longer trips need a bigger locomotive), a heuristic choice: plans found with it are
+    still checked by the referee, and no bound depends on it.
+    """
+    ruins = sorted(instance.board.cities)
+    base = base or cheapest_network(instance, ruins, time_limit=time_limit)
+    blacks = [h for h, cubes in setup.items() for c in cubes if c == "black"]
+    if not blacks or base.status == "infeasible":
+        return base, None
+    best, town, best_score = None, None, None
+    for t in sorted(instance.board.towns):
+        net = cheapest_network(instance, ruins + [t], time_limit=time_limit)
+        if net.cost is None:
+            continue
+        tree = nx.Graph([(link[0], link[-1]) for link in net.links])
+        lengths = nx.single_source_shortest_path_length(tree, t)
+        score = net.cost + 3 * sum(lengths.get(h, 99) for h in blacks)
+        if best_score is None or score < best_score:
+            best, town, best_score = net, t, score
+    return (best, town) if best is not None else (base, None)
+
+
+def analyse(instance: Instance, difficulty: str, setup: Setup, rules: Rules = Rules(), rounds: int | None = None,
+            time_limit: float = 60.0, beam_width: int = 54,
+            polish_width: int = 8) -> Answer:
+    t0 = time.monotonic()
+    limit = rounds or instance.scenario.rounds
+    ruins = sorted(instance.board.cities)
+    impossible = unreachable_cubes(instance, setup)
+    cost_net = cheapest_network(instance, ruins, time_limit=max(1.0, time_limit / 3))
+    # Fewest tiles of any network joining the ruins, branching allowed: a relaxation, so a valid bound.
+    tiles_net = cheapest_network(instance, ruins, unit_cost=True, time_limit=max(1.0, time_limit / 4),
+                                 degree_limited=False)
+    if cost_net.status == "infeasible":
+        impossible.append("the ruins cannot all be joined into one network (no track can reach some of them)")
+    if impossible:
+        return Answer("not clearable", f"proof without search: {len(impossible)} obstacle(s) no plan can overcome",
+                      limit, 0, None, False,
+                      network=cost_net, network_label="all ruins", impossible=impossible, seconds=time.monotonic() - t0)
+    tiles_bound = tiles_net.lower_bound or 0
+    lower, reasons = rounds_lower_bound(instance, setup, tiles_bound)
+    if lower > limit:
+        return Answer("not clearable", f"proof: at least {lower} rounds are needed ({'; '.join(reasons)}) "
+                      f"but the round limit is {limit}", limit, lower, None, False, network=cost_net, network_label="all ruins",
+                      bound_reasons=reasons, seconds=time.monotonic() - t0)
+    # The planner's network need not be proven cheapest: a few seconds per candidate town.
+    network, black_town = target_network(instance, setup, min(5.0, max(0.5, time_limit / 12)), base=cost_net)
+    deadline = t0 + time_limit
+    answer = Answer("unknown", "", limit, lower, None, False, network=cost_net, network_label="all ruins",
+                    bound_reasons=reasons,
+                    search={"beam_widths": [], "round_plans_tried": 0, "target_network_cost": network.cost,
+                            "black_new_city_town": str(black_town) if black_town else None})
+    # Widen the beam until a plan meets the lower bound or time runs out.
+    best_key = None
+    for width in widths(beam_width):
+        planner = _Planner(instance, setup, rules, network, black_town, width, deadline)
+        found = planner.run(answer.upper_bound - 1 if answer.upper_bound else limit)
+        answer.search["beam_widths"].append(width)
+        answer.search["round_plans_tried"] += planner.explored
+        if found is not None:
+            plan = Plan(instance.board.name, difficulty, rules, setup, found.rounds)
+            check = replay(instance, plan)  # the referee, not the planner, says whether it clears
+            if check.error is None and check.state.cleared_round is not None:
+                key = (check.state.cleared_round, check.state.shares, -check.state.cash)
+                if best_key is None or key < best_key:
+                    best_key = key
+                    answer.plan, answer.end_state = plan, check.state.summary()
+                    answer.upper_bound = check.state.cleared_round
+            else:
+                answer.search["referee_rejected"] = check.error or "did not clear"
+        if answer.upper_bound == lower or time.monotonic() > deadline:
+            break
+    # With the round count settled, a wider beam looks for fewer shares and more cash.
+    if answer.plan is not None and time.monotonic() < deadline and polish_width:
+        planner = _Planner(instance, setup, rules, network, black_town, polish_width, deadline)
+        found = planner.run(answer.upper_bound)
+        answer.search["polish_width"] = polish_width
+        answer.search["round_plans_tried"] += planner.explored
+        if found is not None:
+            plan = Plan(instance.board.name, difficulty, rules, setup, found.rounds)
+            check = replay(instance, plan)
+            if check.error is None and check.state.cleared_round is not None:
+                key = (check.state.cleared_round, check.state.shares, -check.state.cash)
+                if key < best_key:
+                    answer.plan, answer.end_state = plan, check.state.summary()
+    if answer.plan is not None:
+        answer.verdict = "clearable"
+        answer.verdict_proof = f"a plan clears it in round {answer.upper_bound}, replayed by the referee"
+        answer.min_rounds_proved = answer.upper_bound == lower
+    if answer.verdict == "unknown":
+        answer.verdict_proof = (f"no plan found within {limit} rounds by the search (time limit {time_limit:g} s, "
+                                f"beam {beam_width}); at least {lower} rounds are needed")
+    answer.seconds = time.monotonic() - t0
+    return answer
+
+
+def batch_solve(difficulty: str, seed: int, time_limit: float, instance: str | None = None,
+                bag: str | None = None) -> dict:
+    """One batch task: draw the setup with the seed, solve it, return a JSON-ready record."""
+    from solver.games import default_instance
+    from solver.games import load_instance
+    from solver.engine.setup import draw_setup, parse_bag, setup_to_json
+
+    inst = load_instance(instance or default_instance("easter-island"))
+    setup = draw_setup(inst, difficulty, seed, parse_bag(bag) if bag else None)
+    answer = analyse(inst, difficulty, setup, time_limit=time_limit)
+    return {**answer.batch_record(), "setup": setup_to_json(inst, setup)}

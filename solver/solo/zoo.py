@@ -1,0 +1,928 @@
+"""Zoo: can every animal be fed, in how few rounds, how cheaply, and how.
+
+Approach (measured in benchmarks/zoo.py):
+1. Proofs of impossibility that need no search, on the "any network" stop
+   graph (two stops are joined when some free hex path could carry a link
+   between them; exits are joined to each other by teleports): an animal area
+   no track can reach, or one that no route from any area with food can feed
+   with the largest locomotive even with the Feeding discount. Both are
+   relaxations (more links than any real network has), so what they rule out
+   is ruled out for every plan.
+2. A proven lower bound on the rounds, from a small exact search over a
+   relaxed game that keeps the counts and drops the geometry: at most two
+   shipments a round, a locomotive step takes one of them; each feeding needs
+   a piece of food whose cheapest possible feeding fits the locomotive (or
+   fits with the Feeding discount, once per Feeding round), and the same for
+   the area fed; the locomotive rises by the Locomotive action and by the
+   locomotive step; each fed area needs a link of at least its nearest-stop
+   distance in tiles, and no more tiles fit than 4 a round with Engineer,
+   3 otherwise, plus one bonus tile a round from the second round on.
+3. A plan: beam search over whole rounds on the rules engine, building a
+   target network link by link and choosing shipments from the route search
+   (solver/solo/zoo_routes.py), with iterative widening over several target
+   networks. Every plan is replayed by the referee before it is reported.
+4. "Minimum" only when the plan's round count meets the bound; otherwise
+   "unknown" with both bounds.
+"""
+from __future__ import annotations
+
+import itertools
+import math
+import time
+from dataclasses import dataclass
+
+import networkx as nx
+
+from solver.board.hexgrid import Hex
+from solver.board.instance import Instance
+from solver.engine.moves import Pass, Ship, UpgradeLocomotive
+from models.network import Network, board_graph, cheapest_network
+from solver.engine.plan import Plan, RoundPlan, replay, round_moves
+from solver.solo.round_search import Node, RoundPlanner, widths
+from solver.engine.setup import Setup
+from solver.report.solo_report import Answer
+from solver.engine.state import GameState, Rules
+from solver.solo.zoo_routes import INF, StopGraph, _least_from, feedings, least_locomotive
+
+BIG_LOCO = 99  # for diagnostics: how large a locomotive a route would need, without the cap
+
+
+# -- the "any network" stop graph ------------------------------------------------------
+
+def potential_links(instance: Instance) -> dict[tuple[Hex, Hex], int]:
+    """(stop, stop) -> fewest track tiles of a link that could join them on the empty board."""
+    board, s = instance.board, instance.scenario
+    stops = sorted(set(board.cities) | set(board.towns) | set(board.exits))
+
+    def free(h: Hex) -> bool:
+        return board.buildable(h) and board.terrain[h] in s.track_cost
+
+    out: dict[tuple[Hex, Hex], int] = {}
+    for a in stops:
+        dist: dict[Hex, int] = {}
+        frontier = [h for h in a.neighbours() if free(h) and board.passable(a, h)]
+        for h in frontier:
+            dist[h] = 1
+        queue = list(frontier)
+        while queue:
+            h = queue.pop(0)
+            for x in h.neighbours():
+                if not board.passable(h, x):
+                    continue
+                if board.is_stop(x):
+                    if x != a:
+                        key = (a, x)
+                        if dist[h] < out.get(key, INF):
+                            out[key] = dist[h]
+                elif free(x) and x not in dist:
+                    dist[x] = dist[h] + 1
+                    queue.append(x)
+    return out
+
+
+def potential_graph(instance: Instance, rules: Rules, cap: int | None = None) -> StopGraph:
+    """Every link any network could have, as a StopGraph (towns count as danger 0 and as possible new cities)."""
+    board, s = instance.board, instance.scenario
+    links = potential_links(instance)
+    stops = sorted(set(board.cities) | set(board.towns) | set(board.exits))
+    index = {h: i for i, h in enumerate(stops)}
+    adj: list[set[int]] = [set() for _ in stops]
+    for a, b in links:
+        adj[index[a]].add(index[b])
+        adj[index[b]].add(index[a])
+    danger = tuple((board.cities[h].danger or 0) if h in board.cities else 0 for h in stops)
+    is_exit = tuple(h in board.exits for h in stops)
+    # A town may become a new city (a destination); as a stop passed it is counted at danger 0 (a relaxation).
+    is_city = tuple(h in board.cities or (h in board.towns and "urbanization" in s.actions) for h in stops)
+    exits = tuple(i for i, e in enumerate(is_exit) if e and adj[i])
+    return StopGraph(tuple(stops), index, tuple(tuple(sorted(a)) for a in adj), danger, is_exit, is_city, exits,
+                     rules.strict_exits, s.feeding_discount, s.max_locomotive if cap is None else cap)
+
+
+@dataclass
+class Needs:
+    """Least locomotive over every possible network (a relaxation: lower than any real one)."""
+
+    into: dict[Hex, tuple[int, int]]     # area -> (plain, with discount) to feed it from some area with food
+    out_of: dict[Hex, tuple[int, int]]   # area with food -> (plain, with discount) to feed anything from it
+    near: dict[Hex, int]                 # area -> fewest tiles of any link at it
+    diagnostics: dict[Hex, tuple[int, int]]  # area -> the same as `into` without the locomotive cap
+
+
+def relaxed_needs(instance: Instance, setup: Setup, rules: Rules) -> Needs:
+    board = instance.board
+    g = potential_graph(instance, rules)
+    wide = potential_graph(instance, rules, cap=BIG_LOCO)
+    into: dict[Hex, tuple[int, int]] = {h: (INF, INF) for h in board.cities}
+    diag: dict[Hex, tuple[int, int]] = {h: (INF, INF) for h in board.cities}
+    out_of: dict[Hex, tuple[int, int]] = {}
+    for y, food in setup.items():
+        if not food or y not in g.index:
+            continue
+        o = g.index[y]
+        plain, disc = _least_from(g, o, False), _least_from(g, o, True)
+        wplain, wdisc = _least_from(wide, o, False), _least_from(wide, o, True)
+        best = (INF, INF)
+        for w, h in enumerate(g.stops):
+            if not g.is_city[w]:
+                continue
+            best = (min(best[0], plain[w]), min(best[1], disc[w]))
+            if h in into:
+                into[h] = (min(into[h][0], plain[w]), min(into[h][1], disc[w]))
+                diag[h] = (min(diag[h][0], wplain[w]), min(diag[h][1], wdisc[w]))
+        out_of[y] = best
+    near = {}
+    links = potential_links(instance)
+    for h in board.cities:
+        near[h] = min((t for (a, _), t in links.items() if a == h), default=INF)
+    return Needs(into, out_of, near, diag)
+
+
+# -- proofs without search ---------------------------------------------------------------
+
+def unfeedable_areas(instance: Instance, setup: Setup, rules: Rules, needs: Needs) -> list[str]:
+    """Animal areas that no plan can feed, each with the reason."""
+    board, s = instance.board, instance.scenario
+    out = []
+    links = potential_links(instance)
+    for h in sorted(board.cities):
+        if needs.into[h][1] < INF:
+            continue
+        name = board.label(h)
+        if needs.near[h] >= INF:
+            out.append(f"{name} can never be fed: no track can be laid next to it (no free hex on a passable side)")
+            continue
+        reach = {b for (a, b) in links if a == h}
+        plain, disc = needs.diagnostics[h]
+        if disc >= INF:
+            out.append(f"{name} can never be fed: no area with food can ever be joined to it by track "
+                       f"(stops any link could join it to: {', '.join(board.label(x) for x in sorted(reach))})")
+        else:
+            out.append(f"{name} can never be fed: every route into it from an area with food needs locomotive "
+                       f"{plain} or more ({disc} with the Feeding discount of {s.feeding_discount}), "
+                       f"above the largest locomotive {s.max_locomotive} (over every network the board allows)")
+    return out
+
+
+# -- the lower bound on rounds -----------------------------------------------------------
+
+def areas_to_feed(instance: Instance) -> list[Hex]:
+    """The printed animal areas: every plan must feed them (urbanized areas only add to this)."""
+    return sorted(instance.board.cities)
+
+
+def rounds_lower_bound(instance: Instance, setup: Setup, rules: Rules, needs: Needs,
+                       horizon: int = 60) -> tuple[int | None, list[str]]:
+    """A proven lower bound on the rounds to feed every animal area (None: never), and why."""
+    s = instance.scenario
+    areas = areas_to_feed(instance)
+    n = len(areas)
+    per_round = s.shipments_per_round
+    units = sorted(needs.out_of[y] for y, food in setup.items() if y in needs.out_of for _ in food)
+    dests = sorted(needs.into[h] for h in areas)
+
+    def count(pairs, level: int, which: int) -> int:
+        return sum(1 for p in pairs if p[which] <= level)
+
+    tiles_each = sorted(needs.near[h] for h in areas)
+
+    def max_fed_by_tiles(capacity: int) -> int:
+        k, total = 0, 0
+        for t in tiles_each:
+            if t >= INF or math.ceil((total + t) / 2) > capacity:
+                break
+            total += t
+            k += 1
+        return k
+
+    actions = list(s.actions) + [None]
+    has_exits = bool(instance.board.exits)
+    simple = math.ceil(n / per_round)
+    reasons = [f"{n} animal areas, each fed by its own shipment, at {per_round} shipments a round: "
+               f"{simple} round(s)"]
+    states: dict[tuple[int, int, int], int] = {(s.start_locomotive, 0, 0): 0}
+    for r in range(1, horizon + 1):
+        new: dict[tuple[int, int, int], int] = {}
+        for (loco, feeding_rounds, cap), fed in states.items():
+            for action in actions:
+                l1 = loco + 1 if action == "locomotive" and loco < s.max_locomotive else loco
+                if action == "locomotive" and loco >= s.max_locomotive:
+                    continue
+                d1 = feeding_rounds + (1 if action == "feeding" else 0)
+                c1 = cap + (s.engineer_tile_limit if action == "engineer" else s.tile_limit) + (
+                    1 if (r > 1 and has_exits) else 0)
+                for step in (0, 1):
+                    l2 = l1 + step
+                    if l2 > s.max_locomotive:
+                        continue
+                    k = fed + per_round - step
+                    k = min(k, count(units, l2, 0) + d1, count(units, l2, 1),
+                            count(dests, l2, 0) + d1, count(dests, l2, 1), max_fed_by_tiles(c1))
+                    k = max(k, fed)
+                    key = (l2, d1, c1)
+                    if new.get(key, -1) < k:
+                        new[key] = k
+        # Keep only states no other state beats in every way.
+        states = _pareto(new)
+        if any(k >= n for k in states.values()):
+            if r > simple:
+                reasons.append(
+                    f"counting food, danger and tiles (each feeding needs a piece of food and an area whose cheapest "
+                    f"feeding over any network fits the locomotive, or fits with the Feeding discount once per "
+                    f"Feeding round; the locomotive rises by at most 1 by the Locomotive action and 1 by a shipment "
+                    f"step; tiles at most {s.engineer_tile_limit} a round with Engineer, {s.tile_limit} otherwise, "
+                    f"plus 1 bonus tile a round): at least {r} round(s)")
+            return max(r, simple), reasons
+    top = s.max_locomotive
+    if count(units, top, 1) < n:
+        reasons.append(f"only {count(units, top, 1)} piece(s) of food can ever be shipped to an animal area with the "
+                       f"largest locomotive {top} (even with the Feeding discount), and {n} areas need feeding")
+        return None, reasons
+    reasons.append(f"counting food, danger and tiles as above, {horizon} round(s) are not enough: at least "
+                   f"{horizon + 1} round(s)")
+    return horizon + 1, reasons
+
+
+def _pareto(states: dict[tuple[int, int, int], int]) -> dict[tuple[int, int, int], int]:
+    items = sorted(states.items(), key=lambda kv: (-kv[1], -kv[0][0], -kv[0][1], -kv[0][2]))
+    kept: list[tuple[tuple[int, int, int], int]] = []
+    for key, k in items:
+        if any(k2 >= k and all(a >= b for a, b in zip(key2, key)) for key2, k2 in kept):
+            continue
+        kept.append((key, k))
+    return dict(kept)
+
+
+# -- target networks for the planner -------------------------------------------------------
+
+def _free_graph(instance: Instance, used: set[Hex]) -> nx.Graph:
+    board, s = instance.board, instance.scenario
+    g = nx.Graph()
+    for h in board.terrain:
+        if board.buildable(h) and board.terrain[h] in s.track_cost and h not in used:
+            g.add_node(h)
+    for h in list(g.nodes):
+        for x in h.neighbours():
+            if x in g and board.passable(h, x):
+                g.add_edge(h, x)
+    return g
+
+
+def _link_between(instance: Instance, free: nx.Graph, a: Hex, b: Hex) -> tuple[Hex, ...] | None:
+    """The shortest link a-...-b over free hexes (at least one tile), or None."""
+    board = instance.board
+    starts = [h for h in a.neighbours() if h in free and board.passable(a, h)]
+    ends = {h for h in b.neighbours() if h in free and board.passable(b, h)}
+    if not starts or not ends:
+        return None
+    prev = {h: None for h in starts}
+    queue = list(starts)
+    while queue:
+        h = queue.pop(0)
+        if h in ends:
+            path = [h]
+            while prev[path[-1]] is not None:
+                path.append(prev[path[-1]])
+            return (a, *reversed(path), b)
+        for x in free.neighbors(h):
+            if x not in prev:
+                prev[x] = h
+                queue.append(x)
+    return None
+
+
+def heuristic_network(instance: Instance, rules: Rules, root: Hex, danger_weight: float,
+                      exit_hub: bool = True) -> list[tuple[Hex, ...]]:
+    """A network joining all animal areas, grown from `root` by the cheapest next link.
+
+    Links attach only at stops (a track hex cannot branch). The cost of a link is
+    its tiles plus `danger_weight` times the danger of the stop it attaches to
+    (routes through dangerous areas need bigger locomotives). With `exit_hub`,
+    every exit counts as joined once one is (teleports). A heuristic: plans built
+    on it are checked by the referee, and no bound depends on it.
+    """
+    board = instance.board
+    areas = set(board.cities)
+    stops = set(board.cities) | set(board.towns) | set(board.exits)
+    danger = {h: (board.cities[h].danger or 0) if h in board.cities else 0 for h in stops}
+    joined = {root}
+    used: set[Hex] = set()
+    links: list[tuple[Hex, ...]] = []
+    while not areas <= joined:
+        free = _free_graph(instance, used)
+        in_net = set(joined)
+        if exit_hub and in_net & set(board.exits):
+            in_net |= set(board.exits)  # teleports join every exit to the one reached
+        best = None
+        for x in sorted(stops - in_net):
+            for y in sorted(in_net):
+                link = _link_between(instance, free, x, y)
+                if link is None:
+                    continue
+                gain = 0 if x in areas else 0.5  # a stop that is not an area is only worth it as a bridge
+                cost = len(link) - 2 + danger_weight * danger[y] + gain
+                if best is None or cost < best[0]:
+                    best = (cost, link, x)
+        if best is None:
+            break
+        _, link, x = best
+        links.append(link)
+        used |= set(link[1:-1])
+        joined |= {link[0], link[-1]}
+        if x in board.exits:
+            joined.add(x)
+    return _prune_bridges(instance, links)
+
+
+def _prune_bridges(instance: Instance, links: list[tuple[Hex, ...]]) -> list[tuple[Hex, ...]]:
+    """Drop links that end at a non-area stop used by no other link (dead ends)."""
+    board = instance.board
+    changed = True
+    while changed:
+        changed = False
+        degree: dict[Hex, int] = {}
+        for link in links:
+            for e in (link[0], link[-1]):
+                degree[e] = degree.get(e, 0) + 1
+        for link in list(links):
+            for e in (link[0], link[-1]):
+                if e not in board.cities and degree.get(e, 0) == 1 and not (e in board.exits and sum(
+                        1 for x in degree if x in board.exits) >= 2):
+                    links.remove(link)
+                    changed = True
+                    break
+            if changed:
+                break
+    return links
+
+
+_PROVEN: dict[tuple, Network] = {}
+
+
+def _proven(instance: Instance, stops: list[Hex], kind: str, time_limit: float) -> Network:
+    """A cheapest network, remembered per board geometry once proven (the same input has the same optimum)."""
+    board, s = instance.board, instance.scenario
+    key = (kind, tuple(sorted(board.terrain.items())), tuple(stops), tuple(sorted(board.cities)),
+           tuple(sorted(board.towns)), tuple(sorted(board.exits)), board.impassable, board.public_track,
+           tuple(sorted(s.track_cost.items())), s.town_cost_base, s.town_cost_per_track)
+    if key in _PROVEN:
+        return _PROVEN[key]
+    net = (cheapest_network(instance, stops, time_limit=time_limit) if kind == "track"
+           else teleport_network(instance, stops, time_limit=time_limit))
+    if net.status in ("optimal", "infeasible"):
+        _PROVEN[key] = net
+    return net
+
+
+HUB = "exits"  # the node standing for all exits at once in the teleport-aware network
+
+
+def teleport_network(instance: Instance, stops: list[Hex], time_limit: float = 60.0) -> Network:
+    """The cheapest track joining `stops` when every exit counts as joined to every other (teleports).
+
+    The exits are merged into one node of cost 0. In the sheet's reading (exits
+    may be passed) this is exactly "every area can ship to every other"; in the
+    strict reading it is a relaxation (a lower bound), since two links into the
+    same exit cannot pass food to each other there.
+    """
+    from models.steiner import solve_steiner
+
+    from models.network import split_links
+    board = instance.board
+    g, max_degree = board_graph(instance)
+    if board.exits:
+        g.add_node(HUB, cost=0)
+        for e in board.exits:
+            if e in g:
+                g.add_edge(e, HUB, weight=0)
+    result = solve_steiner(g, stops, max_degree=max_degree, time_limit=time_limit)
+    if result.status == "infeasible":
+        return Network(tuple(stops), None, result.lower_bound, "infeasible", (), (), result.seconds, result.method)
+    tree = nx.Graph()
+    tree.add_nodes_from(n for n in result.nodes if n != HUB)
+    tree.add_edges_from(e for e in result.edges if HUB not in e)
+    hexes = tuple(sorted(h for h in tree.nodes if not board.is_stop(h)))
+    return Network(tuple(stops), result.value, result.lower_bound, result.status, hexes,
+                   tuple(split_links(instance, tree)), result.seconds, result.method)
+
+
+def network_links(instance: Instance, network: Network | None) -> list[tuple[Hex, ...]]:
+    return [tuple(link) for link in network.links] if network is not None and network.links else []
+
+
+def shortcuts(instance: Instance, links: list[tuple[Hex, ...]], max_tiles: int = 2) -> list[tuple[Hex, ...]]:
+    """Short direct links between animal areas (or an area and an exit) not joined directly yet.
+
+    Direct links make 1-link feedings that avoid passing dangerous areas; they
+    avoid the target network's hexes and each other, so each can be built alone.
+    """
+    board = instance.board
+    used = {h for link in links for h in link[1:-1]}
+    joined = {frozenset((link[0], link[-1])) for link in links}
+    free = _free_graph(instance, used)
+    options = []
+    stops = sorted(set(board.cities) | set(board.exits))
+    for a, b in itertools.combinations(stops, 2):
+        if a in board.exits and b in board.exits:
+            continue
+        if frozenset((a, b)) in joined or a.distance(b) > max_tiles + 1:
+            continue
+        link = _link_between(instance, free, a, b)
+        if link is not None and len(link) - 2 <= max_tiles:
+            options.append((len(link) - 2, link))
+    out, taken = [], set()
+    for _, link in sorted(options):
+        if not taken & set(link[1:-1]):
+            taken |= set(link[1:-1])
+            out.append(link)
+    return out
+
+
+# -- the plan search ----------------------------------------------------------------------
+
+class _Planner(RoundPlanner):
+    """Rounds for the Zoo: build toward the areas still unfed, then the two most useful feedings."""
+
+    def __init__(self, instance: Instance, setup: Setup, rules: Rules, links: list[tuple[Hex, ...]], required: int,
+                 beam_width: int, deadline: float):
+        super().__init__(instance, setup, rules, links, required, beam_width, deadline)
+        self.max_builds = 6
+        self.weights = (1.0, 0.2, 1.2)  # how the beam weighs tiles left, money and shares
+        self.max_allocations = 16
+        self.areas = areas_to_feed(instance)
+        full = GameState.new(instance, setup, rules)
+        for link in self.links:
+            for i in range(1, len(link) - 1):
+                full.track[link[i]] = (link[i - 1], link[i + 1])
+        full._links = None
+        self.full = full
+        self.full_table = least_locomotive(full, origins=sorted(instance.board.cities))
+        self._needed: dict[tuple, int] = {}
+        self.feeders: dict[Hex, list[tuple[Hex, int, int]]] = {}
+        for (o, d), (plain, disc) in self.full_table.items():
+            self.feeders.setdefault(d, []).append((o, INF if plain is None else plain, INF if disc is None else disc))
+
+    # -- building ---------------------------------------------------------------------
+    def build_options(self, state: GameState, limit: int, bonus: int) -> list[list[str]]:
+        prog = self.progress(state)
+        blocked = {h for h in state.track}
+        open_links = [i for i, link in enumerate(self.links) if prog[i] < len(link) - 2
+                      and not any(h in blocked for h in link[1 + prog[i]:-1])]
+        rest = {i: len(self.links[i]) - 2 - prog[i] for i in open_links}
+        total = limit + bonus
+        value = {i: self._link_value(state, i) for i in open_links}
+        allocations: list[dict[int, int]] = [{}]
+        for k in range(1, min(len(open_links), 4) + 1):
+            for combo in itertools.combinations(sorted(open_links, key=lambda i: -value[i])[:7], k):
+                used = sum(rest[i] for i in combo)
+                if used <= total:
+                    left = total - used
+                    others = [j for j in open_links if j not in combo]
+                    if left and any(rest[j] <= left for j in others):
+                        continue
+                    alloc = {i: rest[i] for i in combo}
+                    partial = [j for j in others if rest[j] > left] if left else []
+                    if partial:
+                        best = max(partial, key=lambda j: value[j])
+                        alloc[best] = left
+                    allocations.append(alloc)
+        for j in open_links:
+            if rest[j] > total:
+                allocations.append({j: total})
+
+        def alloc_value(alloc: dict[int, int]) -> float:
+            return sum(value[i] * (t / rest[i]) - (0 if t == rest[i] else 2.0) for i, t in alloc.items())
+
+        allocations = [allocations[0]] + sorted(allocations[1:], key=alloc_value, reverse=True)[: self.max_allocations]
+        out = []
+        for alloc in allocations:
+            out.append(self._paths(prog, alloc, bonus))
+        return out
+
+    def _paths(self, prog: list[int], alloc: dict[int, int], bonus: int) -> list[str]:
+        """Path strings for the allocation, the first `bonus` tiles from the hand of bonus tiles."""
+        paths = []
+        for i, tiles in alloc.items():
+            link = self.links[i]
+            start = prog[i]
+            take = min(bonus, tiles)
+            if take:
+                paths.append("bonus " + "-".join(str(h) for h in link[start:start + take + 2]))
+                bonus -= take
+                start += take
+                tiles -= take
+            if tiles:
+                paths.append("-".join(str(h) for h in link[start:start + tiles + 2]))
+        # bonus paths first (the engine lays in order; they do not count toward the limit)
+        return sorted(paths, key=lambda p: not p.startswith("bonus"))
+
+    def _link_value(self, state: GameState, i: int) -> float:
+        board = self.instance.board
+        link = self.links[i]
+        value = 3.0 if i < self.required else 0.0
+        for end, other in ((link[0], link[-1]), (link[-1], link[0])):
+            if end in board.cities and end not in state.fed:
+                value += 6.0
+                if state.goods.get(other) and self._danger(state, other) <= state.locomotive + 1:
+                    value += 6.0
+            if end in board.exits:
+                value += 1.0
+        return value - (len(link) - 2) * 0.5
+
+    def _danger(self, state: GameState, h: Hex) -> int:
+        return state.ruleset.danger(state, h) if state.is_city(h) else 0
+
+    # -- actions -------------------------------------------------------------------------
+    def needed_loco(self, state: GameState, discount: bool = True) -> int:
+        """Least locomotive for the hardest unfed area on the full target network."""
+        key = (frozenset(state.fed), frozenset(h for h, c in state.goods.items() if c), discount)
+        cached = self._needed.get(key)
+        if cached is not None:
+            return cached
+        worst = 0
+        which = 2 if discount else 1
+        goods = state.goods
+        for x in self.areas:
+            if x in state.fed:
+                continue
+            need = min((f[which] for f in self.feeders.get(x, ()) if goods.get(f[0])), default=INF)
+            if need < INF:
+                worst = max(worst, need)
+        self._needed[key] = worst
+        return worst
+
+    def action_options(self, state: GameState) -> list[str | None]:
+        opts: list[str | None] = ["engineer", "feeding"]
+        if state.locomotive < min(self.s.max_locomotive, self.needed_loco(state, discount=False)):
+            opts.insert(1, "locomotive")
+        out = [a for a in opts if a in self.s.actions]
+        return out or [None]
+
+    def successors(self, node: Node) -> list[Node]:
+        """Each action with its most useful builds (judged by the feedings they open), then the shipments."""
+        out = []
+        for action in self.action_options(node.state):
+            limit = self.s.engineer_tile_limit if action == "engineer" else self.s.tile_limit
+            played = []
+            for order, build in enumerate(self.build_options(node.state, limit, node.state.bonus_tiles)):
+                result = self.with_shares(node.state, RoundPlan(0, action, None, build))
+                if result is not None:
+                    rnd, base = result
+                    played.append((-self.openings(base), order, rnd, base))
+            played.sort(key=lambda p: p[:2])
+            for _, _, rnd, base in played[: self.max_builds]:
+                out.extend(self.ship_variants(node, rnd, base, firsts=4, seconds=3))
+                if time.monotonic() > self.deadline:
+                    return out
+        return out
+
+    def openings(self, state: GameState) -> int:
+        """How many unfed areas the shipments of this round could feed (at most two, one food each)."""
+        fresh = [f for f in feedings(state) if f.destination not in state.fed]
+        best = 0
+        for a in fresh:
+            best = max(best, 1)
+            for b in fresh:
+                if b.destination != a.destination and (b.origin != a.origin or len(state.goods[a.origin]) >= 2) \
+                        and (a.discount is None or b.discount is None):
+                    return 2
+        return best
+
+    def ship_choices(self, state: GameState) -> list:
+        exit_pending = not state.exit_used
+        options = feedings(state)
+        fresh = [f for f in options if f.destination not in state.fed]
+        danger = {h: self._danger(state, h) for h in {f.origin for f in options}}
+
+        def key(f):
+            return (f.discount is not None and any(g.discount is None and g.destination == f.destination
+                                                   for g in fresh),
+                    -(1 if (f.exit_used and exit_pending) else 0), -danger[f.origin], -f.links, f.route)
+
+        fresh.sort(key=key)
+        # One feeding per destination among the first choices, for variety.
+        picked, seen = [], set()
+        for f in fresh:
+            if f.destination not in seen:
+                seen.add(f.destination)
+                picked.append(f)
+        picked += [f for f in fresh if f not in picked]
+        choices: list = [f.ship(state.goods[f.origin][-1]) for f in picked[:4]]
+        if state.why_illegal(UpgradeLocomotive()) is None and self.needed_loco(state) > state.locomotive:
+            choices.insert(min(1 if choices else 0, len(choices)), UpgradeLocomotive())
+        if not fresh:
+            old = sorted((f for f in options if f.discount is None), key=lambda f: -f.links)
+            if old and old[0].links >= 2:
+                choices.append(old[0].ship(state.goods[old[0].origin][-1]))  # income only
+        if not choices:
+            choices = [Pass()]
+        return choices
+
+    # -- the beam ------------------------------------------------------------------------
+    def score(self, state: GameState) -> float:
+        unfed = sum(1 for h in self.areas if h not in state.fed)
+        deficit = max(0, self.needed_loco(state) - state.locomotive)
+        w = self.weights
+        return (10 * unfed + 2.5 * deficit + w[0] * self.tiles_left(state)
+                - w[1] * (state.cash + 3 * state.income) + w[2] * state.shares - 0.5 * state.bonus_tiles)
+
+    def signature(self, state: GameState) -> tuple:
+        return (frozenset(state.track), frozenset(state.fed), tuple(sorted((h, len(c)) for h, c in state.goods.items())),
+                state.cash, state.income, state.shares, state.locomotive, state.bonus_tiles)
+
+    def keep(self, node: Node, max_rounds: int) -> bool:
+        # A state with more unfed areas than the rounds left can feed is dropped.
+        unfed = sum(1 for h in self.areas if h not in node.state.fed)
+        return math.ceil(unfed / self.s.shipments_per_round) <= max_rounds - len(node.rounds)
+
+
+def target_networks(instance: Instance, rules: Rules, proven: Network | None) -> list[tuple[str, list]]:
+    """Candidate networks for the planner: heuristic trees from the safest areas (and a proven one, if given)."""
+    board = instance.board
+    by_danger = sorted(board.cities, key=lambda h: ((board.cities[h].danger or 0), h))
+    out: list[tuple[str, list]] = []
+    seen = set()
+    for root in by_danger[:2]:
+        for weight in (0.5, 0.0, 1.0):
+            links = heuristic_network(instance, rules, root, weight)
+            key = frozenset(links)
+            if links and key not in seen:
+                seen.add(key)
+                out.append((f"grown from {board.label(root)}, danger weight {weight}", links))
+    links = network_links(instance, proven)
+    if links and frozenset(links) not in seen:
+        out.append(("proven cheapest network joining all animal areas", links))
+    return out
+
+
+def analyse(instance: Instance, difficulty: str, setup: Setup, rules: Rules = Rules(), rounds: int | None = None,
+            time_limit: float = 60.0, beam_width: int = 54, polish_width: int = 6) -> Answer:
+    """Verdict, bounds, a referee-checked plan and the proven cheapest networks for one Zoo setup.
+
+    `time_limit` bounds the plan search; each of the two network optimizations
+    gets a third of it on top (their results are reported, and searched when the minimum is open).
+    """
+    t0 = time.monotonic()
+    deadline = t0 + time_limit
+    net_time = max(1.0, time_limit / 3)
+    limit = rounds or instance.scenario.rounds
+    areas = areas_to_feed(instance)
+    needs = relaxed_needs(instance, setup, rules)
+    impossible = unfeedable_areas(instance, setup, rules, needs)
+    label = "all animal areas (track only)"
+
+    def networks(answer: Answer) -> None:
+        answer.network = _proven(instance, areas, "track", net_time)
+        answer.network_label = label
+        if instance.board.exits:
+            tele = _proven(instance, areas, "teleports", net_time)
+            answer.extra_networks = [(
+                "all animal areas, the exits counting as joined to each other (teleports)"
+                + ("; in the strict exit reading a lower bound" if rules.strict_exits else ""), tele)]
+
+    if impossible:
+        answer = Answer("not clearable", f"proof without search: {len(impossible)} animal area(s) no plan can feed",
+                        limit, 0, None, False, impossible=impossible, search=_needs_json(instance, needs))
+        networks(answer)
+        answer.seconds = time.monotonic() - t0
+        return answer
+    lower, reasons = rounds_lower_bound(instance, setup, rules, needs, horizon=limit + 1)
+    if lower is None or lower > limit:
+        why = "; ".join(reasons)
+        text = (f"proof: no number of rounds suffices ({why})" if lower is None else
+                f"proof: at least {lower} rounds are needed ({why}) but the round limit is {limit}")
+        answer = Answer("not clearable", text, limit, lower or limit + 1, None, False, bound_reasons=reasons,
+                        search=_needs_json(instance, needs))
+        networks(answer)
+        answer.seconds = time.monotonic() - t0
+        return answer
+    answer = Answer("unknown", "", limit, lower, None, False, bound_reasons=reasons,
+                    search={"beam_widths": [], "round_plans_tried": 0, "networks": [],
+                            **_needs_json(instance, needs)})
+    best: dict = {"key": None, "target": None}
+
+    def search(targets: list[tuple[str, list]], widths: list[int]) -> None:
+        for width in widths:
+            for name, links in targets:
+                if time.monotonic() > deadline or answer.upper_bound == lower:
+                    break
+                planner = _Planner(instance, setup, rules, links + shortcuts(instance, links), len(links), width,
+                                   deadline)
+                found = planner.run(answer.upper_bound - 1 if answer.upper_bound else limit)
+                answer.search["round_plans_tried"] += planner.explored
+                answer.search["networks"].append({"network": name, "beam": width,
+                                                  "rounds": len(found.rounds) if found else None})
+                if found is not None:
+                    key = _accept(instance, difficulty, setup, rules, found, answer, best["key"])
+                    if key is not None:
+                        best["key"], best["target"] = key, (name, links)
+            answer.search["beam_widths"].append(width)
+            if answer.upper_bound == lower or time.monotonic() > deadline:
+                break
+
+    # 1. Heuristic networks first (cheap to make), widening the beam.
+    search(target_networks(instance, rules, None), widths(beam_width))
+    # 2. The proven cheapest networks: reported, and searched too while the minimum is open.
+    networks(answer)
+    if answer.upper_bound != lower and time.monotonic() < deadline:
+        proven = [("proven cheapest network joining all animal areas", network_links(instance, answer.network))]
+        proven += [("proven cheapest network with teleports", network_links(instance, n))
+                   for _, n in answer.extra_networks]
+        search([(n, l) for n, l in proven if l], widths(beam_width))
+    # 3. With the round count settled, a wider beam on the best network looks for fewer shares, more cash.
+    if answer.plan is not None and best["target"] is not None and polish_width:
+        name, links = best["target"]
+        for width in (polish_width, polish_width * 3):
+            if time.monotonic() > deadline:
+                break
+            planner = _Planner(instance, setup, rules, links + shortcuts(instance, links), len(links), width, deadline)
+            found = planner.run(answer.upper_bound)
+            answer.search["round_plans_tried"] += planner.explored
+            if found is not None:
+                key = _accept(instance, difficulty, setup, rules, found, answer, best["key"])
+                if key is not None:
+                    best["key"] = key
+            answer.search.setdefault("polish_widths", []).append(width)
+    if best["target"] is not None:
+        answer.search["plan_network"] = best["target"][0]
+    if answer.plan is not None:
+        answer.verdict = "clearable"
+        answer.verdict_proof = f"a plan feeds every animal area by round {answer.upper_bound}, replayed by the referee"
+        answer.min_rounds_proved = answer.upper_bound == lower
+    else:
+        answer.verdict_proof = (f"no plan found within {limit} rounds by the search (time limit {time_limit:g} s, "
+                                f"beam up to {beam_width}); at least {lower} rounds are needed")
+    answer.seconds = time.monotonic() - t0
+    return answer
+
+
+def _accept(instance, difficulty, setup, rules, found: Node, answer: Answer, best_key):
+    """Replay the plan through the referee; keep it if it beats the best (rounds, shares, -cash)."""
+    plan = Plan(instance.board.name, difficulty, rules, setup, found.rounds)
+    check = replay(instance, plan)
+    if check.error is not None or check.state.cleared_round is None:
+        answer.search["referee_rejected"] = check.error or "did not clear"
+        return None
+    key = (check.state.cleared_round, check.state.shares, -check.state.cash)
+    if best_key is not None and key >= best_key:
+        return None
+    answer.plan, answer.end_state = plan, check.state.summary()
+    answer.upper_bound = check.state.cleared_round
+    return key
+
+
+def _needs_json(instance: Instance, needs: Needs) -> dict:
+    board = instance.board
+
+    def v(x: int) -> int | None:
+        return None if x >= INF else x
+
+    return {"least_locomotive_any_network": {
+        board.cities[h].name: {"to_feed": v(needs.into[h][0]), "to_feed_with_discount": v(needs.into[h][1]),
+                               "nearest_stop_tiles": v(needs.near[h])} for h in sorted(board.cities)}}
+
+
+# -- the report ------------------------------------------------------------------------------
+
+def readings(instance: Instance, rules: Rules, limit: int) -> list[str]:
+    """The readings of the sheet and the numbers this answer rests on, in words."""
+    s = instance.scenario
+    out = [f"round limit: {limit}" + ("" if limit == s.rounds else f" (given on the command line; "
+                                                                       f"the instance says {s.rounds})"),
+           f"starting money: ${s.start_cash} cash, {s.start_shares} shares issued, income {s.start_income}, "
+           f"locomotive {s.start_locomotive} (at most {s.max_locomotive}); shares ${s.share_price} each, "
+           f"at most {s.max_shares}",
+           ("urbanized areas must be fed too (the sheet's 'every animal area', read literally; "
+            "--no-literal-areas for the other reading)" if rules.feed_new_cities else
+            "urbanized areas need not be fed (only the printed animal areas; --literal-areas for the literal "
+            "reading)"),
+           ("exits: food entering an exit must teleport (strict reading, --strict-exits)" if rules.strict_exits else
+            "exits: food may pass an exit without teleporting (the designer's answer; --strict-exits for the "
+            "strict reading)"),
+           "the planner never urbanizes (a new city is one more area to feed, or a destination nobody needs); "
+           "the bounds allow for urbanizing"]
+    return out
+
+
+def plan_feedings(instance: Instance, plan: Plan) -> list[dict]:
+    """Replay the plan and describe, round by round, each feeding and the bonus tiles."""
+    state = GameState.new(instance, plan.setup, plan.rules)
+    rs = state.ruleset
+    board = instance.board
+    out = []
+    for i, rnd in enumerate(plan.rounds, start=1):
+        ships, used = [], 0
+        before = state.bonus_tiles
+        exit_used = False
+        for step in round_moves(state, rnd, i):
+            move = step.move
+            if getattr(move, "bonus", False):
+                used += 1
+            if isinstance(move, Ship):
+                need, why = rs.locomotive_need(state, move)
+                dest = move.route[-1]
+                links = len(move.route) - 1 - len(move.teleports)
+                exits = [h for h in move.route if h in board.exits]
+                exit_used = exit_used or bool(exits)
+                ships.append({
+                    "from": str(move.origin), "to": str(dest), "area": board.label(dest),
+                    "newly_fed": dest not in state.fed, "route": route_text_of(move), "links": links,
+                    "teleport": ([str(move.route[move.teleports[0]]), str(move.route[move.teleports[0] + 1])]
+                                 if move.teleports else None),
+                    "exits_passed": [str(h) for h in exits], "discount": str(move.discount) if move.discount else None,
+                    "locomotive_needed": need, "locomotive": state.locomotive, "why": why})
+            state.apply(move)
+        while state.phase == "ship" and state.round == i:
+            state.apply(Pass())
+        earned = state.bonus_tiles - before + used
+        out.append({"round": i, "feedings": ships, "bonus_tiles_used": used, "bonus_tiles_earned": earned,
+                    "bonus_tiles_in_hand": state.bonus_tiles, "fed": sorted(str(h) for h in state.fed),
+                    "exit_used": exit_used})
+    return out
+
+
+def route_text_of(move: Ship) -> str:
+    from solver.engine.moves import route_text
+    return route_text(move.route, move.teleports)
+
+
+def zoo_answer_json(instance: Instance, difficulty: str, setup: Setup, answer: Answer, rules: Rules,
+                    seed: int | None) -> dict:
+    from solver.report.solo_report import answer_json
+    data = answer_json(instance, "zoo", difficulty, setup, answer, rules, seed)
+    board = instance.board
+    food = ", ".join(f"{board.cities[h].name} {len(setup.get(h, []))}" for h in sorted(board.cities))
+    data["setup_text"] = (f"Food on each animal area (colours do not matter in the Zoo): {food}")
+    data["readings"] = readings(instance, rules, answer.round_limit)
+    data["animal_areas"] = [board.label(h) for h in areas_to_feed(instance)]
+    if answer.plan is not None:
+        details = plan_feedings(instance, answer.plan)
+        for row, info in zip(data["rounds"], details):
+            ships = iter(info["feedings"])
+            new_ship = []
+            for entry in row["ship"]:
+                if isinstance(entry, dict):
+                    f = next(ships)
+                    text = (f"feed {f['area']} from {board.label(_hx(f['from']))}: {f['route']} "
+                            f"({f['links']} link(s)"
+                            + (f", teleport {f['teleport'][0]}~{f['teleport'][1]}" if f["teleport"] else "")
+                            + (f", Feeding discount at {board.label(_hx(f['discount']))}" if f["discount"] else "")
+                            + f", needs locomotive {f['locomotive_needed']} [{f['why']}], has {f['locomotive']})"
+                            + ("" if f["newly_fed"] else " - already fed, for income"))
+                    new_ship.append({**entry, **{k: v for k, v in f.items() if k not in entry}, "text": text})
+                else:
+                    new_ship.append(entry)
+            row["ship"] = new_ship
+            notes = []
+            if info["bonus_tiles_used"]:
+                notes.append(f"bonus tiles laid: {info['bonus_tiles_used']}")
+            if info["bonus_tiles_earned"]:
+                notes.append(f"an exit was used: +{info['bonus_tiles_earned']} bonus tile "
+                             f"({info['bonus_tiles_in_hand']} in hand)")
+            row["notes"] = notes
+            row["bonus_tiles_earned"] = info["bonus_tiles_earned"]
+            row["bonus_tiles_used"] = info["bonus_tiles_used"]
+            row["bonus_tiles_in_hand"] = info["bonus_tiles_in_hand"]
+            row["fed"] = info["fed"]
+            left = {board.label(_hx(k)): len(v) for k, v in row["goods_left"].items()}
+            row["food_left"] = left
+            row["left_text"] = (", ".join(f"{k} {n}" for k, n in left.items()) or "no food") + \
+                f"; fed {len(info['fed'])} of {len(data['animal_areas'])}"
+    return data
+
+
+def _hx(name: str) -> Hex:
+    return Hex.parse(name)
+
+
+def shuffled_dangers(inst: Instance, seed: int) -> Instance:
+    """The board with its danger levels permuted among the animal areas (numbers from the instance file).
+
+    Colours of food do not matter in the Zoo, so a seed alone changes nothing;
+    designers asking "does it depend on where the lion is?" shuffle the dangers.
+    """
+    import dataclasses
+    import random
+
+    rng = random.Random(seed)
+    hexes = sorted(inst.board.cities)
+    dangers = [inst.board.cities[h].danger for h in hexes]
+    rng.shuffle(dangers)
+    cities = {h: dataclasses.replace(inst.board.cities[h], danger=d) for h, d in zip(hexes, dangers)}
+    return dataclasses.replace(inst, board=dataclasses.replace(inst.board, cities=cities))
+
+
+def batch_solve(difficulty: str, seed: int, time_limit: float, instance: str | None = None,
+                shuffle_dangers: bool = False, strict_exits: bool = False, **_ignored) -> dict:
+    """One batch task: the seed draws the food (and, if asked, shuffles the danger levels)."""
+    from solver.games import default_instance
+    from solver.games import load_instance
+    from solver.engine.setup import draw_setup
+
+    inst = load_instance(instance or default_instance("zoo"))
+    if shuffle_dangers:
+        inst = shuffled_dangers(inst, seed)
+    setup = draw_setup(inst, difficulty, seed)
+    answer = analyse(inst, difficulty, setup, Rules(strict_exits=strict_exits), time_limit=time_limit)
+    dangers = {inst.board.cities[h].name: inst.board.cities[h].danger for h in sorted(inst.board.cities)}
+    return {**answer.batch_record(), "dangers": dangers}
