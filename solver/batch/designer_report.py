@@ -15,7 +15,7 @@ from collections import Counter
 
 from solver.batch.runner import load_results
 from solver.board.errors import InputError
-from solver.report.output import dumps, write_atomic
+from solver.report.output import check_writable_folder, dumps, write_atomic
 from solver.batch.scenarios import SCENARIOS
 
 
@@ -122,6 +122,7 @@ def write_report(run_dir: str | pathlib.Path) -> dict:
     results = run / "results.jsonl"
     if not results.exists():
         raise InputError("no results.jsonl here; run `aos-solve batch ... --out` first", str(run))
+    check_writable_folder(run, str(run))
     records = list(load_results(results).values())
     if not records:
         raise InputError("results.jsonl holds no finished solve yet", str(results))

@@ -12,12 +12,15 @@ import concurrent.futures as cf
 import json
 import os
 import pathlib
+import re
 import sys
 import time
 import traceback
 from dataclasses import asdict, dataclass, field
 
+from solver import interrupt
 from solver.board.errors import InputError
+from solver.report.output import check_writable_folder
 from solver.batch.scenarios import scenario as get_scenario
 
 
@@ -50,19 +53,28 @@ def run_task(task: Task) -> dict:
     return record
 
 
+#: seeds one batch may hold, and the largest seed (NumPy and random take seeds below 2**32 alike)
+MAX_SEEDS = 1_000_000
+MAX_SEED = 2**32 - 1
+
+
 def parse_seeds(text: str) -> list[int]:
-    """'1-100', '5', '1-10,20-30'."""
-    seeds: list[int] = []
+    """'1-100', '5', '1-10,20-30'; sizes are checked before any list is built."""
+    ranges = []
     try:
         for part in text.split(","):
             a, _, b = part.strip().partition("-")
             lo, hi = int(a), int(b) if b else int(a)
             if lo < 0 or hi < lo:
                 raise ValueError
-            seeds.extend(range(lo, hi + 1))
+            ranges.append((lo, hi))
     except ValueError:
         raise InputError(f"expected seeds like '1-1000' or '1-10,20', got {text!r}", "--seeds") from None
-    return sorted(set(seeds))
+    if max(hi for _, hi in ranges) > MAX_SEED:
+        raise InputError(f"seeds go up to {MAX_SEED}", "--seeds")
+    if sum(hi - lo + 1 for lo, hi in ranges) > MAX_SEEDS:
+        raise InputError(f"at most {MAX_SEEDS:,} seeds in one batch; split the run", "--seeds")
+    return sorted({s for lo, hi in ranges for s in range(lo, hi + 1)})
 
 
 @dataclass
@@ -76,11 +88,31 @@ class Batch:
     def results_path(self) -> pathlib.Path:
         return self.out / "results.jsonl"
 
+    def check(self) -> None:
+        """Before any solve: the results folder can be made or reused, and what it holds is a batch run."""
+        where = f"--out {self.out}"
+        if self.out.exists() and not self.out.is_dir():
+            raise InputError("is a file, not a folder", where)
+        parent = next(p for p in [self.out, *self.out.parents] if p.exists())
+        if not parent.is_dir():
+            raise InputError(f"{parent} is a file, not a folder", where)
+        check_writable_folder(parent, where)
+        meta_path = self.out / "run.json"
+        if meta_path.exists():
+            try:
+                old = json.loads(meta_path.read_text(encoding="utf-8"))
+            except (OSError, UnicodeDecodeError, json.JSONDecodeError) as err:
+                raise InputError(f"not a batch run file ({err}); use another --out", str(meta_path)) from None
+            if not isinstance(old, dict):
+                raise InputError("not a batch run file (expected a JSON object); use another --out", str(meta_path))
+        load_results(self.results_path)
+
     def prepare(self) -> None:
+        self.check()
         self.out.mkdir(parents=True, exist_ok=True)
         meta_path = self.out / "run.json"
         if meta_path.exists():
-            old = json.loads(meta_path.read_text())
+            old = json.loads(meta_path.read_text(encoding="utf-8"))
             for k in ("scenario", "time_limit", "options"):
                 if old.get(k) != self.meta.get(k):
                     raise InputError(f"this folder holds a run with {k} = {old.get(k)!r}; "
@@ -114,7 +146,11 @@ def load_results(path: pathlib.Path) -> dict[str, dict]:
             fh.truncate(keep)
         data = data[:keep]
     out = {}
-    for n, line in enumerate(data.decode("utf-8").splitlines(), 1):
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as err:
+        raise InputError(f"not UTF-8 text (byte {err.start}); is this a results folder?", str(path)) from None
+    for n, line in enumerate(text.splitlines(), 1):
         try:
             rec = json.loads(line)
             out.setdefault(rec["key"], rec)
@@ -145,6 +181,13 @@ def run_batch(batch: Batch, workers: int | None, scheduler: str | None, quiet: b
     return counts
 
 
+def check_scheduler_address(address: str) -> None:
+    """'tcp://host:8786' or 'host:8786' (Dask's forms); anything else is an exit-2 error, not a traceback."""
+    m = re.fullmatch(r"(?:(tcp|tls|ws|wss|inproc|ucx)://)?(\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9_.-]+)(?::(\d{1,5}))?", address)
+    if not m or (m.group(3) and not 0 < int(m.group(3)) < 65536) or (m.group(1) != "inproc" and not m.group(3)):
+        raise InputError(f"expected a Dask scheduler address like tcp://host:8786, got {address!r}", "--scheduler")
+
+
 def _results(tasks: list[Task], workers: int | None, scheduler: str | None):
     """Yield records as tasks finish, from a Dask cluster, a process pool, or this process."""
     if not tasks:
@@ -156,7 +199,7 @@ def _results(tasks: list[Task], workers: int | None, scheduler: str | None):
             raise InputError("--scheduler needs Dask: pip install 'dask[distributed]'", "--scheduler") from None
         try:
             client = Client(scheduler, timeout="10s")
-        except (OSError, TimeoutError) as err:
+        except (OSError, TimeoutError, ValueError) as err:
             raise InputError(f"cannot reach the Dask scheduler ({err})", "--scheduler") from None
         with client:
             futures = [client.submit(run_task, t, key=f"aos-{t.key.replace('/', '-')}-{t.time_limit}", pure=False)
@@ -164,15 +207,38 @@ def _results(tasks: list[Task], workers: int | None, scheduler: str | None):
             for fut in as_completed(futures):
                 yield fut.result()
         return
-    n = workers or os.cpu_count() or 1
+    n = min(workers or os.cpu_count() or 1, len(tasks))
     if n == 1:
         for t in tasks:
             yield run_task(t)
         return
-    with cf.ProcessPoolExecutor(max_workers=n) as pool:
+    # Workers take over Ctrl-C like the main process (a running CP-SAT solve stops at once);
+    # an interrupted solve raises in its worker and is never yielded, so it is never recorded.
+    pool = cf.ProcessPoolExecutor(max_workers=n, initializer=interrupt.install)
+    finished = False
+    try:
         futures = [pool.submit(run_task, t) for t in tasks]
         for fut in cf.as_completed(futures):
             yield fut.result()
+        finished = True
+    finally:
+        if finished:
+            pool.shutdown()
+        else:
+            _stop_pool(pool)
+
+
+def _stop_pool(pool: cf.ProcessPoolExecutor) -> None:
+    """Leave no worker behind: cancel what has not started and end the workers now, not after their solves."""
+    processes = list((getattr(pool, "_processes", None) or {}).values())
+    pool.shutdown(wait=False, cancel_futures=True)
+    for proc in processes:
+        if proc.is_alive():
+            proc.terminate()
+    for proc in processes:
+        proc.join(timeout=5)
+        if proc.is_alive():
+            proc.kill()
 
 
 def make_batch(scenario_name: str, difficulty: str, seeds: str, time_limit: float, out: str,

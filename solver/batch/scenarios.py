@@ -23,7 +23,10 @@ class BatchScenario:
         """The difficulties of the board file given with --instance, else the shipped ones."""
         if options.get("instance") and self.kind == "clear":
             from solver.games import load_instance
-            return tuple(load_instance(options["instance"]).difficulties)
+            inst = load_instance(options["instance"])
+            if inst.scenario.ruleset != self.name:
+                raise InputError(f"a {inst.scenario.ruleset} board, not a {self.name} one", f"--instance {inst.path}")
+            return tuple(inst.difficulties)
         return self.difficulties
 
     def solve(self, difficulty: str, seed: int, time_limit: float, options: dict) -> dict:

@@ -10,6 +10,7 @@ import sys
 import typer
 
 from solver.board.errors import InputError
+from solver.interrupt import Interrupted
 
 app = typer.Typer(
     name="aos-solve",
@@ -32,6 +33,8 @@ def _register_commands() -> None:
 
 def main(argv: list[str] | None = None) -> int:
     """Entry point; returns the exit code (used by tests) and exits with it."""
+    from solver import interrupt
+    interrupt.install()
     code = run(argv)
     sys.exit(code)
 
@@ -51,4 +54,7 @@ def run(argv: list[str] | None = None) -> int:
     except InputError as err:
         print(f"aos-solve: error: {err}", file=sys.stderr)
         return 2
+    except Interrupted:
+        print("aos-solve: interrupted", file=sys.stderr)
+        return 130
     return 0

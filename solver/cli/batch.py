@@ -14,7 +14,7 @@ def batch(
     difficulty: str = typer.Option("all", "--difficulty", "--challenge", help="A difficulty (or Desert challenge), a comma list, or all."),
     seeds: str = typer.Option(..., "--seeds", help="Seeds to solve, e.g. 1-1000 or 1-10,20."),
     out: Path = typer.Option(..., "--out", help="Results folder; running again resumes it."),
-    workers: Optional[int] = typer.Option(None, "--workers", min=1, help="Local worker processes (default: all cores)."),
+    workers: Optional[int] = typer.Option(None, "--workers", min=1, max=64, help="Local worker processes (default: all cores; never more than the solves)."),
     scheduler: Optional[str] = typer.Option(None, "--scheduler", help="Address of a Dask scheduler (tcp://host:8786) to run the solves on."),
     time_limit: float = typer.Option(60.0, "--time-limit", min=0.1, help="Seconds per solve."),
     instance: Optional[Path] = typer.Option(None, "--instance", help="Board file for the scenario (default: the shipped one)."),
@@ -24,12 +24,19 @@ def batch(
     json_out: bool = typer.Option(False, "--json", help="Print the final counts as JSON."),
 ) -> None:
     """Solve many seeded setups; results are appended as each finishes, and a rerun resumes."""
-    from solver.batch.runner import make_batch, run_batch
+    from solver.batch.runner import check_scheduler_address, make_batch, run_batch
     from solver.board.errors import InputError
+    from solver.engine.setup import parse_bag
     if workers and scheduler:
         raise InputError("give either --workers or --scheduler, not both", "--workers/--scheduler")
     if shuffle_dangers and scenario != "zoo":
         raise InputError("--shuffle-dangers is for the zoo", "--shuffle-dangers")
+    if bag is not None:
+        if scenario != "easter-island":
+            raise InputError("--bag is for easter-island", "--bag")
+        parse_bag(bag)
+    if scheduler is not None:
+        check_scheduler_address(scheduler)
     options = {"instance": str(instance) if instance else None, "bag": bag,
                "shuffle_dangers": True if shuffle_dangers else None}
     b = make_batch(scenario, difficulty, seeds, time_limit, str(out), options)

@@ -9,7 +9,7 @@ import typer
 
 from solver.board.errors import InputError
 from solver.games import load_instance
-from solver.report.output import assumptions_block, assumptions_json, dumps, write_atomic
+from solver.report.output import assumptions_block, assumptions_json, check_output_path, dumps, write_atomic
 
 map_app = typer.Typer(help="Validate, show and draw board files.", no_args_is_help=True)
 
@@ -111,9 +111,11 @@ def _col_name(c: int) -> str:
 @map_app.command("render")
 def render(instance: Path = INSTANCE,
            out: Path = typer.Option(..., "-o", "--out", help="SVG file to write."),
-           plan: Optional[Path] = typer.Option(None, "--plan", help="Draw the track and shipments of this plan.")) -> None:
+           plan: Optional[Path] = typer.Option(None, "--plan", help="Draw the track and shipments of this plan."),
+           json_out: bool = typer.Option(False, "--json", help="Print what was written as JSON.")) -> None:
     """Draw the board as SVG (with --plan: its final track, cubes and shipments)."""
     from solver.report.render import render_board
+    check_output_path(out, "--out")
     inst = load_instance(instance)
     state, ships = None, []
     if plan is not None:
@@ -129,7 +131,11 @@ def render(instance: Path = INSTANCE,
                 if isinstance(step.move, Ship):
                     ships.append((step.move.route, step.move.teleports))
     write_atomic(out, render_board(inst, state, ships))
-    typer.echo(f"wrote {out}")
+    if json_out:
+        typer.echo(dumps({"wrote": str(out), "map": inst.board.name, "plan": str(plan) if plan else None,
+                          "shipments": len(ships)}))
+    else:
+        typer.echo(f"wrote {out}")
 
 
 def check_plan(instance: Path = INSTANCE,

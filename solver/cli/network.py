@@ -8,7 +8,7 @@ import typer
 
 from solver.board.errors import InputError
 from solver.games import load_instance
-from solver.report.output import assumptions_block, assumptions_json, dumps, write_atomic
+from solver.report.output import assumptions_block, assumptions_json, check_output_path, dumps, write_atomic
 
 GROUPS = ("ruins", "cities", "animals", "all-stops")
 
@@ -40,6 +40,7 @@ def network(
 ) -> None:
     """The cheapest track joining the stops, under the scenario's terrain costs, impassable sides and towns."""
     from models.network import cheapest_network
+    check_output_path(svg, "--svg")
     inst = load_instance(instance)
     stops = resolve_stops(inst, connect)
     net = cheapest_network(inst, stops, time_limit=time_limit)

@@ -9,7 +9,7 @@ import typer
 
 from solver.board.errors import InputError
 from solver.games import default_instance, load_instance
-from solver.report.output import dumps, write_atomic
+from solver.report.output import check_output_path, dumps, write_atomic
 
 
 def read_setup(inst, difficulty: str, seed: Optional[int], setup_file: Optional[Path], bag: Optional[str] = None):
@@ -56,6 +56,8 @@ def easter_island(
     from solver.report.solo_report import answer_json, answer_text
     from solver.engine.state import Rules
 
+    check_output_path(svg, "--svg")
+    check_output_path(plan_out, "--plan-out")
     inst = load_instance(instance or default_instance("easter-island"))
     if inst.scenario.ruleset != "easter-island":
         raise InputError(f"this is a {inst.scenario.ruleset} board, not Easter Island", "--instance")

@@ -14,7 +14,7 @@ from solver.games import default_instance
 from solver.cli.solo import emit, solo_svg
 from solver.board.errors import InputError
 from solver.games import load_instance
-from solver.report.output import dumps
+from solver.report.output import check_output_path, dumps
 
 zoo_app = typer.Typer(help="The Zoo solo map: verdict, minimum rounds with proof, a plan; `routes` for the feedings "
                            "a network allows.", no_args_is_help=False)
@@ -111,6 +111,8 @@ def zoo(
     from solver.engine.state import Rules
     from solver.solo.zoo import analyse, zoo_answer_json
 
+    check_output_path(svg, "--svg")
+    check_output_path(plan_out, "--plan-out")
     inst = _zoo_instance(instance)
     food, used_seed = read_zoo_setup(inst, difficulty, seed, setup)
     rules = Rules(strict_exits=strict_exits, feed_new_cities=literal_areas)

@@ -130,7 +130,7 @@ def plan_from_json(data, instance: Instance, where: str = "plan") -> Plan:
         rounds.append(RoundPlan(shares, r.get("action"), r.get("target"), build, ship))
     for index, rnd in enumerate(rounds, start=1):
         try:  # the notation is checked now, so its errors name the plan file
-            round_moves(None, rnd, index)
+            round_moves(None, rnd, index, instance)
         except InputError as err:
             raise InputError(str(err), where) from None
     return Plan(data.get("map"), difficulty, rules, setup, rounds)
@@ -153,19 +153,24 @@ class Replay:
     round_states: list[dict] = field(default_factory=list)  # summary after each round
 
 
-def round_moves(state: GameState, rnd: RoundPlan, index: int) -> list[Step]:
-    """Translate one round of a plan into engine moves (bad notation raises InputError)."""
+def round_moves(state: GameState | None, rnd: RoundPlan, index: int, instance: Instance | None = None) -> list[Step]:
+    """Translate one round of a plan into engine moves (bad notation or off-board hexes raise InputError)."""
+    inst = instance if instance is not None else state.instance if state is not None else None
     steps = [Step(index, f"shares {rnd.shares}", IssueShares(rnd.shares))]
     target = None
     if rnd.target:
-        target = _hex(rnd.target, index, "target")
+        if inst is not None and rnd.action not in inst.ruleset.targeted_actions:
+            raise InputError(f"'target' {rnd.target!r} given, but action {rnd.action or 'none'!r} names no hex "
+                             f"(only {', '.join(sorted(inst.ruleset.targeted_actions)) or 'none on this map'} do)",
+                             f"round {index}")
+        target = _hex(rnd.target, index, "target", inst)
     steps.append(Step(index, f"action {rnd.action or 'none'}", SelectAction(rnd.action, target)))
     for text in rnd.build:
         words = text.split()
         if words and words[0] == "urbanize":
             if len(words) != 3:
                 raise InputError(f"expected 'urbanize TOWN COLOUR', got {text!r}", f"round {index}")
-            steps.append(Step(index, text, Urbanize(_hex(words[1], index, text), words[2])))
+            steps.append(Step(index, text, Urbanize(_hex(words[1], index, text, inst), words[2])))
             continue
         bonus = 0
         if words and words[0] == "bonus":
@@ -177,6 +182,7 @@ def round_moves(state: GameState, rnd: RoundPlan, index: int) -> list[Step]:
             path = parse_path(words[0])
         except ValueError as err:
             raise InputError(f"{err} in build path {text!r}", f"round {index}") from None
+        _on_board(inst, path, index, f"build path {text!r}")
         if len(path) < 3:
             raise InputError(f"a build path names its anchor, at least one new tile and where it points: {text!r}",
                              f"round {index}")
@@ -184,15 +190,28 @@ def round_moves(state: GameState, rnd: RoundPlan, index: int) -> list[Step]:
             steps.append(Step(index, f"{text}: {tile}", tile))
     steps.append(Step(index, "build done", EndBuild()))
     for entry in rnd.ship:
-        steps.append(Step(index, _ship_text(entry), _ship_move(entry, index)))
+        steps.append(Step(index, _ship_text(entry), _ship_move(entry, index, inst)))
     return steps
 
 
-def _hex(text: str, index: int, what: str) -> Hex:
+def _hex(text, index: int, what: str, instance: Instance | None = None) -> Hex:
+    if not isinstance(text, str):
+        raise InputError(f"expected a hex name like 'D2' for {what}, got {text!r}", f"round {index}")
     try:
-        return Hex.parse(text)
+        h = Hex.parse(text)
     except ValueError as err:
         raise InputError(f"{err} ({what})", f"round {index}") from None
+    _on_board(instance, [h], index, what)
+    return h
+
+
+def _on_board(instance: Instance | None, hexes, index: int, what: str) -> None:
+    """A hex the board does not have is a typo in the plan (exit 2), not an illegal move (exit 1)."""
+    if instance is None:
+        return
+    off = [str(h) for h in hexes if h not in instance.board.terrain]
+    if off:
+        raise InputError(f"{', '.join(off)} is not on the board ({what})", f"round {index}")
 
 
 def _ship_text(entry) -> str:
@@ -202,7 +221,10 @@ def _ship_text(entry) -> str:
     return str(entry)
 
 
-def _ship_move(entry, index: int) -> Move:
+SHIP_FIELDS = {"from", "cube", "route", "discount"}
+
+
+def _ship_move(entry, index: int, instance: Instance | None) -> Move:
     if entry == "locomotive":
         return UpgradeLocomotive()
     if entry == "pass":
@@ -210,12 +232,20 @@ def _ship_move(entry, index: int) -> Move:
     if not isinstance(entry, dict) or not {"from", "cube", "route"} <= set(entry):
         raise InputError(f"a shipment is 'locomotive', 'pass' or {{from, cube, route}}, got {entry!r}",
                          f"round {index}")
+    unknown = set(entry) - SHIP_FIELDS
+    if unknown:
+        raise InputError(f"unknown field(s) {sorted(unknown)} in a shipment; it has {', '.join(sorted(SHIP_FIELDS))}",
+                         f"round {index}")
+    for name in ("cube", "route"):
+        if not isinstance(entry[name], str):
+            raise InputError(f"a shipment's '{name}' is a text, got {entry[name]!r}", f"round {index}")
     try:
-        route, teleports = parse_route(str(entry["route"]))
+        route, teleports = parse_route(entry["route"])
     except ValueError as err:
         raise InputError(f"{err} in route {entry['route']!r}", f"round {index}") from None
-    discount = _hex(entry["discount"], index, "discount") if entry.get("discount") else None
-    return Ship(_hex(str(entry["from"]), index, "from"), str(entry["cube"]), route, teleports, discount)
+    _on_board(instance, route, index, f"route {entry['route']!r}")
+    discount = _hex(entry["discount"], index, "discount", instance) if entry.get("discount") is not None else None
+    return Ship(_hex(entry["from"], index, "from", instance), entry["cube"], route, teleports, discount)
 
 
 def replay(instance: Instance, plan: Plan) -> Replay:

@@ -12,6 +12,8 @@ class Ruleset:
     name = "base"
     #: a multiplayer map (solver/multi/): its states are read by solver.multi.state
     multiplayer = False
+    #: actions that name a hex when selected (Easter Island: Rapa Nui names the moai)
+    targeted_actions: frozenset[str] = frozenset()
     #: may the player select no action in a round?
     action_optional = False
     #: may a good pass through a city of its own colour? (base: no, it must stop there)
@@ -120,6 +122,8 @@ class Ruleset:
             return None
         if move.name not in self.available_actions(state):
             return f"action '{move.name}' is not on this map's action board ({', '.join(self.available_actions(state))})"
+        if move.target is not None and move.name not in self.targeted_actions:
+            return f"action '{move.name}' names no hex (got {move.target})"
         cost = self.action_cost(state, move.name)
         if state.cash < cost:
             return f"action '{move.name}' costs ${cost} but only ${state.cash} is in hand (it must be paid before any cash it gives)"

@@ -77,6 +77,8 @@ def load_setup(path: str, instance: Instance, difficulty: str) -> Setup:
         text = p.read_text(encoding="utf-8")
     except OSError as err:
         raise InputError(f"cannot read the setup file ({err.strerror})", path) from None
+    except UnicodeDecodeError as err:
+        raise InputError(f"not UTF-8 text (byte {err.start}); save the file as UTF-8", path) from None
     try:
         data = json.loads(text) if p.suffix == ".json" else tomllib.loads(text)
     except (json.JSONDecodeError, tomllib.TOMLDecodeError) as err:
@@ -89,6 +91,10 @@ def setup_to_json(instance: Instance, setup: Setup) -> dict[str, list[str]]:
     return {str(h): list(cubes) for h, cubes in sorted(setup.items())}
 
 
+#: more cubes of one colour than any bag could hold (the base game has 96 cubes in all)
+MAX_BAG_COUNT = 1000
+
+
 def parse_bag(text: str) -> dict[str, int]:
     """'red=20,blue=20,yellow=20' -> a bag that replaces the instance's (reported as an assumption)."""
     bag: dict[str, int] = {}
@@ -99,4 +105,7 @@ def parse_bag(text: str) -> dict[str, int]:
             raise InputError(f"expected COLOUR=COUNT pairs like 'red=20,blue=20' with colours "
                              f"{', '.join(COLOURS)}; got {part!r}", "--bag")
         bag[colour] = int(count)
+        if bag[colour] > MAX_BAG_COUNT:
+            raise InputError(f"{bag[colour]} {colour} cubes is more than a bag can hold (at most {MAX_BAG_COUNT} "
+                             "of a colour)", "--bag")
     return bag

@@ -21,6 +21,8 @@ class EasterIsland(Ruleset):
             return [SelectAction(name, h) for h, cubes in sorted(state.goods.items()) if len(cubes) >= 2]
         return [SelectAction(name)]
 
+    targeted_actions = frozenset({"rapa-nui"})
+
     def _check_SelectAction(self, state, move: SelectAction) -> str | None:
         if move.name in state.blockers:
             return f"action '{move.name}' has an action blocker on it until every action has been selected"

@@ -1,0 +1,94 @@
+"""Ctrl-C that stops promptly and is never mistaken for a time-out.
+
+Solver libraries run in C++: CP-SAT catches SIGINT itself by default and then
+returns its cut-short result as if the time limit had run out, and a Python
+signal handler only runs once the library hands control back. So:
+
+* `install()` puts a Python handler on SIGINT that raises `Interrupted`, and a
+  wake-up pipe whose watcher thread stops every solve registered with
+  `stoppable(...)` the moment the signal arrives (the C++ solve returns, then the
+  handler raises before any of its result is used);
+* `cp_solver()` gives a CP-SAT solver that leaves SIGINT to us.
+
+`Interrupted` derives from BaseException so that no `except Exception` in a
+solver swallows it, and the command line turns it into "interrupted", exit 130.
+"""
+from __future__ import annotations
+
+import contextlib
+import os
+import signal
+import threading
+from typing import Callable, Iterator
+
+
+class Interrupted(BaseException):
+    """The user pressed Ctrl-C (SIGINT) or the process was asked to stop (SIGTERM)."""
+
+
+_stoppers: dict[int, Callable[[], None]] = {}
+_lock = threading.Lock()
+_installed = False
+
+
+def _handler(signum, frame) -> None:  # noqa: ARG001 - signal handler signature
+    raise Interrupted()
+
+
+def _watch(fd: int) -> None:
+    while True:
+        try:
+            data = os.read(fd, 64)
+        except OSError:
+            return
+        if not data:
+            return
+        if any(b in (signal.SIGINT, signal.SIGTERM) for b in data):
+            with _lock:
+                stoppers = list(_stoppers.values())
+            for stop in stoppers:
+                with contextlib.suppress(Exception):
+                    stop()
+
+
+def install() -> None:
+    """Take over SIGINT and SIGTERM for this process (main thread only; later calls do nothing)."""
+    global _installed
+    if _installed or threading.current_thread() is not threading.main_thread():
+        return
+    signal.signal(signal.SIGINT, _handler)
+    signal.signal(signal.SIGTERM, _handler)
+    r, w = os.pipe()
+    os.set_blocking(w, False)
+    signal.set_wakeup_fd(w, warn_on_full_buffer=False)
+    threading.Thread(target=_watch, args=(r,), name="interrupt-watch", daemon=True).start()
+    _installed = True
+
+
+@contextlib.contextmanager
+def stoppable(stop: Callable[[], None]) -> Iterator[None]:
+    """While the block runs, Ctrl-C calls `stop` (e.g. a CP-SAT solver's stop_search) at once."""
+    key = id(stop)
+    with _lock:
+        _stoppers[key] = stop
+    try:
+        yield
+    finally:
+        with _lock:
+            _stoppers.pop(key, None)
+
+
+def cp_solver():
+    """A CP-SAT solver that leaves SIGINT to `install()`: CP-SAT would otherwise swallow Ctrl-C."""
+    from ortools.sat.python import cp_model
+
+    solver = cp_model.CpSolver()
+    solver.parameters.catch_sigint_signal = False
+    return solver
+
+
+def solve_cp(solver, model, callback=None) -> int:
+    """`solver.Solve(model)` that Ctrl-C stops at once; raises Interrupted instead of returning a cut-short status."""
+    with stoppable(solver.stop_search):
+        status = solver.Solve(model, callback) if callback is not None else solver.Solve(model)
+    return status
