@@ -1,0 +1,56 @@
+"""Progress of one long solve, on a terminal only: the phase and the best bounds so far, on stderr.
+
+Solvers call `note(...)` at their phase changes; it costs nothing unless the
+command line switched the display on (`enable()`), which it does only when
+stderr is a terminal and --quiet is not given, so pipes and --json stay clean.
+One status line is rewritten in place and cleared when the solve ends.
+"""
+from __future__ import annotations
+
+import contextlib
+import sys
+import time
+from typing import Iterator
+
+_stream = None
+_start = 0.0
+_width = 0
+
+
+def enable(quiet: bool = False, stream=None) -> bool:
+    """Show progress if `stream` (default stderr) is a terminal and not quiet; returns whether it shows."""
+    global _stream, _start
+    stream = stream if stream is not None else sys.stderr
+    _stream = stream if not quiet and getattr(stream, "isatty", lambda: False)() else None
+    _start = time.monotonic()
+    return _stream is not None
+
+
+def note(phase: str, **bounds) -> None:
+    """`note("beam search, width 18", rounds="6..8")`: one line, rewritten in place."""
+    global _width
+    if _stream is None:
+        return
+    extra = "  ".join(f"{k.replace('_', ' ')} {v}" for k, v in bounds.items() if v is not None)
+    line = f"[{time.monotonic() - _start:5.1f} s] {phase}" + (f"  {extra}" if extra else "")
+    _stream.write("\r" + line.ljust(_width))
+    _stream.flush()
+    _width = len(line)
+
+
+def done() -> None:
+    """Clear the status line so that the report starts on a clean line."""
+    global _stream, _width
+    if _stream is not None:
+        _stream.write("\r" + " " * _width + "\r")
+        _stream.flush()
+    _stream, _width = None, 0
+
+
+@contextlib.contextmanager
+def shown(quiet: bool = False) -> Iterator[bool]:
+    """`with progress.shown(quiet):` around a solve in a command."""
+    try:
+        yield enable(quiet)
+    finally:
+        done()
