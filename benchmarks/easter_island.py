@@ -25,6 +25,7 @@ sys.path.insert(0, str(ROOT))
 from solver.solo.easter_island import analyse, target_network, _Planner  # noqa: E402
 from solver.board.instance import load_instance  # noqa: E402
 from solver.games import load_instance
+from solver.games import load_instance
 from solver.engine.plan import Plan, replay  # noqa: E402
 from solver.engine.setup import draw_setup, parse_bag  # noqa: E402
 from solver.engine.state import Rules  # noqa: E402

@@ -173,7 +173,7 @@ def test_kc_without_express_the_5_link_delivery_is_illegal(run_cli, tmp_path):
 def test_kc_boom_or_bust_and_end_of_an_era(run_cli, tmp_path):
     res = run_cli("deliveries", KC, "--state", KC_STATE, "--json")
     assert all(r["links"] >= 2 for r in json.loads(res.out)["deliveries"])
-    text = KC_STATE.read_text().replace("round = 4", "round = 4\nfinal_turn = true")
+    text = KC_STATE.read_text().replace("final_turn = false", "final_turn = true")
     res = run_cli("deliveries", KC, "--state", _state(None, text, tmp_path), "--json")
     assert any(r["links"] == 1 for r in json.loads(res.out)["deliveries"])
 

@@ -85,9 +85,10 @@ def test_portugal_setup_counts():
 
 def test_portugal_free_simple_track_in_the_first_turn_only(run_cli, tmp_path):
     args = ("build-cost", board("portugal"), "--connect", "Lisboa,Setúbal", "--json", "--state")
-    first = json.loads(run_cli(*args, sample("portugal")).out)
-    later = json.loads(run_cli(*args, write(tmp_path, sample("portugal").read_text().replace("round = 1",
-                                                                                          "round = 2"))).out)
+    first_turn = sample("portugal-first-turn")
+    first = json.loads(run_cli(*args, first_turn).out)
+    later = json.loads(run_cli(*args, write(tmp_path, first_turn.read_text().replace(
+        'round = 1\nphase = "before-actions"', "round = 2").replace("free_track_used = false", ""))).out)
     assert later["cost"] == 4 and first["cost"] == 2
     assert first["status"] == "feasible"  # the free tile's bound is not proven tight on this board
 
@@ -161,7 +162,7 @@ cities = [{ node = "P", colour = "red" }, { node = "Q", colour = "blue" }, { nod
     text += src[src.index("[scenario]"):]
     path = write(tmp_path, text, "tiny.toml")
     inst = load_instance(path)
-    state_text = ('[game]\nmap = "Synapses"\nplayers = 3\nactive = "A"\n[goods]\nP = ["yellow"]\n'
+    state_text = ('[game]\nmap = "Synapses"\nplayers = 3\nactive = "A"\nround = 2\n[goods]\nP = ["yellow"]\n'
                   '[players.A]\nlocomotive = 3\ndiscs = ["X", "Y", "Z"]\n[players.B]\n[players.C]\n')
     state = load_state(inst, write(tmp_path, state_text))
     move = Ship("P", "yellow", ("P", "Q", "R"))
@@ -255,12 +256,13 @@ def test_human_body_organs_are_one_city_for_several_players(tmp_path):
     heart = inst.board.area_by_name("Heart").hexes[0]
     owners = {lk.owner for lk in state.links() if heart in lk.ends}
     assert owners == {"Alice", "Bob"}  # both joined the Heart at different hexes
-    # a good goes Right lung > Heart > Kidney across two players' links meeting at the organ
+    # a good goes Right lung > Bone E4 > Heart > Kidney across two players' links meeting at the organ
     lung_r, kidney = (inst.board.area_by_name(n).hexes[0] for n in ("Right lung", "Kidney"))
+    bone = inst.board.stop_by_name("Bone E4")
     state.goods[lung_r] = ["yellow"]
-    move = Ship(lung_r, "yellow", (lung_r, heart, kidney))
+    move = Ship(lung_r, "yellow", (lung_r, bone, heart, kidney))
     assert state.ruleset.shipment_problem(state, move) is None
-    assert state.ruleset.income_split(state, move) == {"Alice": 1, "Bob": 1}
+    assert state.ruleset.income_split(state, move) == {"Alice": 2, "Bob": 1}
 
 
 def test_human_body_no_track_on_an_organ(run_cli, tmp_path):

@@ -27,12 +27,18 @@ def validate(instance: Path = INSTANCE,
               "impassable_sides": len(b.impassable), "public_track": len(b.public_track),
               "nodes": len(b.nodes), "edges": len(b.edges), "difficulties": list(inst.difficulties),
               "values_with_provenance": len(inst.provenance), "assumed": len(inst.assumptions())}
+    # Every position no sheet or printed board states (the geometry of a reconstruction), with its reason.
+    positions = [p for p in inst.assumptions() if not p.key.startswith(("scenario.", "map_rules.", "difficulty."))]
     if json_out:
-        typer.echo(dumps({"file": str(instance), "valid": True, "map": b.name, **counts}))
+        typer.echo(dumps({"file": str(instance), "valid": True, "map": b.name, **counts,
+                          "assumed_positions": [p.to_json() for p in positions]}))
         return
     typer.echo(f"{instance}: valid ({b.name})")
     for k, v in counts.items():
         typer.echo(f"  {k.replace('_', ' ')}: {v if not isinstance(v, list) else ', '.join(v) or '-'}")
+    typer.echo(f"  assumed positions: {len(positions) or '-'}")
+    for p in positions:
+        typer.echo(f"    {p.key}: {p.note}")
 
 
 @map_app.command("show")

@@ -15,7 +15,9 @@ import typer
 
 from solver.board.errors import InputError
 from solver.games import load_instance
-from solver.report.output import assumptions_block, assumptions_json, dumps
+from solver.multi.provenance import as_json, block, readings, used_assumptions
+from solver.multi.turn import OBJECTIVE
+from solver.report.output import dumps
 
 
 def _ruleset(inst):
@@ -45,8 +47,20 @@ def delivery_rows(state) -> list[dict]:
             "effects": rs.effects(state, move),
             "move": str(move),
         })
-    rows.sort(key=lambda r: (-r["income"], r["cost"], r["links"], r["route"], r["good"]))
+    _rank_by_turn(state, rows)
     return rows
+
+
+def _rank_by_turn(state, rows) -> None:
+    """Best first by the best whole shipping phase that starts with the delivery (solver/multi/turn.py):
+    under Boom or Bust a long delivery first can forbid the second, so single incomes mislead."""
+    from solver.multi.turn import first_step_values
+    values = {str(m): v for m, v in first_step_values(state).items()}
+    for row in rows:
+        income, cash = values[row["move"]]
+        row["best_turn_after"] = {"income": income, "cash": cash}
+    rows.sort(key=lambda r: (-r["best_turn_after"]["income"], -r["best_turn_after"]["cash"], -r["income"],
+                             r["cost"], r["links"], r["route"], r["good"]))
 
 
 def _parse_check(state, text: str):
@@ -99,9 +113,11 @@ def deliveries(
                           if problem is None else f"\n  rule: {problem}"))
         raise typer.Exit(0 if problem is None else 1)
     rows = delivery_rows(state)
+    assumed, reads = used_assumptions(inst, "deliveries"), readings(inst)
     data = {"map": inst.board.name, "active": state.active, "round": state.round, "players": state.player_count,
             "link_capacity": state.locomotive, "notes": rs.header(state), "deliveries": rows,
-            "instead_of_a_delivery": rs.options(state), **assumptions_json(inst)}
+            "ranked_by": "the best shipping phase that starts with the delivery: " + OBJECTIVE,
+            "instead_of_a_delivery": rs.options(state), **as_json(assumed, reads)}
     if json_out:
         typer.echo(dumps(data))
         return
@@ -111,18 +127,22 @@ def deliveries(
         typer.echo(f"  {note}")
     if not rows:
         typer.echo("  no legal delivery")
+    else:
+        typer.echo("  ranked by the best whole shipping phase that starts with the delivery (see `turn`)")
     for i, row in enumerate(rows, 1):
         others = "".join(f", {k} +{v}" for k, v in row["others_income"].items())
         public = f", {row['public_links']} public (no income)" if row["public_links"] else ""
         cost = f", costs ${row['cost']}" if row["cost"] else ""
+        best = row["best_turn_after"]
         typer.echo(f"  {i}. {row['good']} {' > '.join(row['route'])}: {row['links']} link(s), income "
-                   f"+{row['income']}{public}{others}{cost}")
+                   f"+{row['income']}{public}{others}{cost}; best turn from it: income {best['income']}, "
+                   f"${best['cash']}")
         typer.echo(f"     limit: {row['limit']}")
         for effect in row["effects"]:
             typer.echo(f"     then: {effect}")
     for option in rs.options(state):
         typer.echo(f"  instead: {option}")
-    typer.echo("\n".join(assumptions_block(inst)))
+    typer.echo("\n".join(block(assumed, reads)))
 
 
 def _resolve_stops(inst, connect: str, state) -> list:
@@ -149,6 +169,8 @@ def build_cost(
     connect: str = typer.Option(..., "--connect", help="Comma list of stops to join (names or hexes)."),
     state_file: Optional[Path] = typer.Option(None, "--state", help="STATE file: the active player's links "
                                               "are free and other players' track is in the way."),
+    good: Optional[str] = typer.Option(None, "--good", help="Price a route this colour of good can travel from "
+                                       "the first stop to the second: it may not pass a stop that would take it."),
     time_limit: float = typer.Option(60.0, "--time-limit", min=0.1, help="Seconds for the optimizer."),
     json_out: bool = typer.Option(False, "--json", help="Print the result as JSON."),
 ) -> None:
@@ -161,7 +183,13 @@ def build_cost(
     stops = _resolve_stops(inst, connect, state)
     terminals, term_notes = rs.build_terminals(inst, stops, state)
     g, max_degree, notes = rs.build_graph(inst, state)
-    key = ("multi", rs.name, str(state_file) if state_file else None,
+    notes += rs.restrict_build(inst, g, max_degree, terminals)
+    if good is not None:
+        notes += _good_route_only(inst, rs, state, g, terminals, stops, good)
+    elif len(stops) == 2:
+        notes.append("priced for joining the stops, not for one good: a good must stop at the first city of its "
+                     "colour on the way (--good COLOUR prices a route that good can travel)")
+    key = ("multi", rs.name, str(state_file) if state_file else None, good,
            tuple(sorted((str(n), d.get("cost", 0)) for n, d in g.nodes(data=True))),
            tuple(sorted((str(a), str(b), d.get("weight", 0)) for a, b, d in g.edges(data=True))))
     net = cheapest_network(inst, terminals, time_limit=time_limit, graph=(g, max_degree), graph_key=key,
@@ -181,7 +209,8 @@ def build_cost(
             "lower_bound": bound, "optimizer_cost": net.cost, f"{unit}s": [str(h) for h in built],
             "links": ["-".join(str(h) for h in link) for link in net.links] if not inst.board.nodes else [],
             "notes": term_notes + notes + adjust_notes, "seconds": round(net.seconds, 3), "method": net.method,
-            **({"active": state.active} if state is not None else {}), **assumptions_json(inst)}
+            **({"active": state.active} if state is not None else {}),
+            **as_json(used_assumptions(inst, "build"), readings(inst))}
     if json_out:
         typer.echo(dumps(data))
         return
@@ -195,9 +224,146 @@ def build_cost(
         typer.echo(f"  link {link}")
     for note in data["notes"]:
         typer.echo(f"  note: {note}")
-    typer.echo("\n".join(assumptions_block(inst)))
+    typer.echo("\n".join(block(used_assumptions(inst, "build"), readings(inst))))
+
+
+def _good_route_only(inst, rs, state, g, terminals, stops, colour) -> list[str]:
+    """Keep only what a good of `colour` from stops[0] to stops[1] may travel: "It must stop at the first
+    city of its own colour it reaches", so every other stop that would take it leaves the graph (a
+    restriction: any route the good can use survives it)."""
+    from solver.board.board import COLOURS
+    if colour not in COLOURS:
+        raise InputError(f"unknown colour {colour!r} (expected one of {', '.join(COLOURS)})", "--good")
+    if len(stops) != 2 or len(terminals) != 2:
+        raise InputError("--good prices one route: name exactly two stops (from, to)", "--good")
+    probe = state
+    if probe is None:
+        from solver.multi.state import MultiState
+        from solver.engine.state import Rules
+        probe = MultiState(instance=inst, rules=Rules(), goods={}, phase="ship",
+                           area_stops={a.hexes[0]: a for a in inst.board.areas})
+        probe.goods = {a.hexes[0]: ["setup"] for a in inst.board.areas}  # zones hold goods at setup
+    dropped = [n for n in list(g.nodes) if n not in stops and _takes(rs, probe, n, colour)]
+    g.remove_nodes_from(dropped)
+    label = inst.board.label
+    return [f"a {colour} good would stop at {', '.join(label(n) for n in dropped)}, so the route avoids "
+            "them" if dropped else f"no stop on the way takes a {colour} good"]
+
+
+def _takes(rs, state, node, colour) -> bool:
+    try:
+        return bool(state.is_stop(node)) and rs.accepts(state, node, colour)
+    except (KeyError, AttributeError):
+        return False
+
+
+def turn(
+    board: Path = typer.Argument(..., help="Board file of a multiplayer map, e.g. instances/kansas-city.toml."),
+    state_file: Path = typer.Option(..., "--state", help="STATE file (TOML): players, track, goods, markers."),
+    player: Optional[str] = typer.Option(None, "--player", help="Whose turn to plan (default: game.active)."),
+    runner_ups: int = typer.Option(3, "--runner-ups", min=0, help="How many other plans to show."),
+    advice: bool = typer.Option(True, "--advice/--no-advice", help="Also give next turn's build advice."),
+    json_out: bool = typer.Option(False, "--json", help="Print the result as JSON."),
+) -> None:
+    """The best shipping phase (two steps, in order) proven by exhaustive search, then build advice."""
+    from solver.multi.state import load_state
+    from solver.multi.advice import advise
+    from solver.multi.turn import IllegalTurn, difference, replay_turn, search_turn
+    inst = load_instance(board)
+    _ruleset(inst)
+    state = load_state(inst, state_file)
+    if player is not None:
+        if player not in state.players:
+            raise InputError(f"no player {player!r} in the state (players: {', '.join(state.players)})", "--player")
+        state = _seat(state, player)
+    try:
+        answer = search_turn(state, runner_ups)
+        best = replay_turn(state, answer.best.moves)   # the referee replays what is printed
+        others = [replay_turn(state, r.moves) for r in answer.others]
+    except IllegalTurn as err:
+        raise InputError(f"no legal shipping phase: {err}", str(state_file)) from None
+    tip = advise(best.state) if advice else None
+    answers = ("deliveries", "build") if tip is not None and tip.status != "last-turn" else ("deliveries",)
+    assumed, reads = used_assumptions(inst, *answers), readings(inst)
+    data = {"map": inst.board.name, "player": state.active, "round": state.round,
+            "objective": OBJECTIVE, "proof": f"exhaustive: all {answer.sequences} legal two-step sequences "
+            "compared exactly", "best": best.to_json(), "order_matters": answer.order_note,
+            "runner_ups": [{**r.to_json(), "difference": difference(best, r)} for r in others],
+            "build_advice": tip.to_json() if tip is not None else None, **as_json(assumed, reads)}
+    if json_out:
+        typer.echo(dumps(data))
+        return
+    typer.echo(f"Best shipping phase for {state.active} on {inst.board.name}, round {state.round} "
+               f"(proven: all {answer.sequences} legal two-step sequences compared)")
+    typer.echo(f"  best = {OBJECTIVE}")
+    for note in state.ruleset.header(state):
+        typer.echo(f"  {note}")
+    _print_steps(best)
+    if answer.order_note:
+        typer.echo(f"  order matters: {answer.order_note}")
+    acc = best.accounts
+    typer.echo(f"  income {best.income_before} -> {best.income_after_shipping} after shipping; collect "
+               f"${acc['income_collected']}, expenses ${acc['expenses']}"
+               + (f" (shortfall ${acc['shortfall']} lowers income)" if acc["shortfall"] else "")
+               + f", income reduction {acc['income_reduction']}: income {acc['income']}, cash "
+               f"${best.cash_before} -> ${acc['cash']}")
+    for effect in best.end_effects:
+        typer.echo(f"  after the turn: {effect}")
+    if others:
+        typer.echo("  runner-up plans:")
+        for r in others:
+            tie = " (tied)" if r.key == best.key else ""
+            typer.echo(f"    - {' ; '.join(s.text for s in r.steps)}: income {r.key[0]}, ${r.key[1]} "
+                       f"({difference(best, r)}){tie}")
+    if tip is not None:
+        _print_advice(tip)
+    typer.echo("\n".join(block(assumed, reads)))
+
+
+def _seat(state, player: str):
+    """The same position seen from another player's seat (whose links, cash and locomotive count). The
+    state's action is the active player's; another seat's action is not known, so none is assumed."""
+    other = state.clone()
+    if player != state.active:
+        other.action = None
+    other.active = player
+    me = other.players[player]
+    other.cash, other.income, other.shares = me.cash, me.income, me.shares
+    other.locomotive = other.ruleset.link_capacity(other)
+    return other
+
+
+def _print_steps(result) -> None:
+    for i, step in enumerate(result.steps, 1):
+        parts = []
+        if step.links:
+            parts.append(f"{step.links} link(s)")
+        if step.income or step.links:
+            parts.append(f"income +{step.income}")
+        parts += [f"{k} +{v}" for k, v in step.others.items()]
+        if step.cost:
+            parts.append(f"costs ${step.cost}")
+        typer.echo(f"  {i}. {step.text}" + (f": {', '.join(parts)}" if parts else ""))
+        for effect in step.effects:
+            typer.echo(f"       then: {effect}")
+
+
+def _print_advice(tip) -> None:
+    typer.echo("Build advice for next turn:")
+    if tip.status != "proven":
+        for note in tip.notes:
+            typer.echo(f"  {note}")
+        return
+    typer.echo(f"  cheapest build for a better delivery: ${tip.cost} (proven minimum), {len(tip.pieces)} "
+               f"{tip.unit}(s): {', '.join(tip.pieces) or '-'}")
+    for link in tip.links:
+        typer.echo(f"    new: {link}")
+    typer.echo(f"  makes possible: {tip.delivery}, income +{tip.income} (best now +{tip.baseline})")
+    for note in tip.notes:
+        typer.echo(f"  proof: {note}")
 
 
 def register(app: typer.Typer) -> None:
     app.command("deliveries")(deliveries)
     app.command("build-cost")(build_cost)
+    app.command("turn")(turn)

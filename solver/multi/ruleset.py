@@ -66,13 +66,30 @@ class MultiplayerRuleset(Ruleset):
     def check_state(self, state, fail) -> None:
         pass
 
+    def free_tiles_allowed(self, state, player) -> int:
+        """Tiles a player may have placed for free so far (Portugal's first-turn simple track)."""
+        return 0
+
+    def round_one_goods_limit(self, state, name: str, setup: int, before_actions: bool) -> int:
+        """Most goods a stop may hold in round 1 (before goods growth first runs)."""
+        return setup
+
+    def check_reachable(self, state, fail, before_actions: bool) -> None:
+        """Map-specific limits of a reachable position (solver/multi/checks.py does the common ones)."""
+
     def build_links(self, state) -> list:
+        """Public track and every player's track, cut at towns: "a town is a stop where links end", so
+        track written through a town (Human Body: a bone) is two links."""
         from solver.multi.state import OwnedLink
         out = [OwnedLink(tuple(path), True, None) for path in state.board.public_track]
         for pname, p in state.players.items():
             for path, complete in p.links:
-                out.append(OwnedLink(tuple(path), complete, pname))
+                for piece, done in split_at_towns(state, tuple(path), complete):
+                    out.append(OwnedLink(piece, done, pname))
         return out
+
+    #: may the active player move goods over other players' links? (Kansas City: no)
+    ship_over_others = True
 
     # -- deliveries ---------------------------------------------------------
     def link_capacity(self, state) -> int:
@@ -146,6 +163,86 @@ class MultiplayerRuleset(Ruleset):
         state.locomotive_raised = True
         state.shipments_done += 1
 
+    def _apply_Pass(self, state, move) -> None:
+        state.shipments_done += 1
+
+    def why_illegal(self, state, move) -> str | None:
+        # "Move goods: two rounds." A shipping phase has two steps; the income phase is `income_phase`.
+        if state.phase == "ship" and state.shipments_done >= state.scenario.shipments_per_round:
+            return f"the shipping phase has {state.scenario.shipments_per_round} steps and they are used"
+        return super().why_illegal(state, move)
+
+    #: a state must say `final_turn` when the round count is assumed (Kansas City: End of an Era)
+    final_turn_matters = False
+
+    def step_moves(self, state) -> list:
+        """Shipping steps other than a delivery, a locomotive raise or a pass (Kansas City: a power plant)."""
+        return []
+
+    def step_text(self, state, move) -> str:
+        return str(move)
+
+    def step_cost(self, state, move) -> int:
+        return 0
+
+    def step_effects(self, state, move) -> list[str]:
+        return []
+
+    def turn_effects(self, state) -> list[str]:
+        """What the board shows after the turn that matters next turn (zones, breath, markers, growth)."""
+        return []
+
+    # -- build advice (solver/multi/advice.py) ---------------------------------
+    def advice_limit(self, state) -> tuple[int, str]:
+        """How much may be built next turn: the tile limit (the Engineer's 4 is not assumed)."""
+        return state.scenario.tile_limit, "tile"
+
+    def apply_build(self, state, paths, lung_disc: bool = False):
+        """A copy of `state` with `paths` (stop, new track hexes, stop) as the active player's new complete
+        links, judged by this map's track rules (raises InputError naming the rule)."""
+        import copy
+        hyp = state.clone()
+        hyp.players = copy.deepcopy(state.players)
+        used = {h for p in state.players.values() for path, complete in p.links
+                for h in (path[1:-1] if complete else path[1:]) if h not in state.board.towns}
+        used |= {h for path in state.board.public_track for h in path[1:-1]}
+        for path in paths:
+            for h in path[1:-1]:
+                if h in used:
+                    _raise(f"the hex {h} already holds track (complex tiles are not modelled)")
+                used.add(h)
+            self.check_link(hyp, state.active, tuple(path), True, _raise)
+            hyp.me.links.append((tuple(path), True))
+        if lung_disc:
+            hyp.me.extra["lung_disc"] = True
+        hyp.owned_links = self.build_links(hyp)
+        self.check_state(hyp, _raise)
+        return hyp
+
+    # -- the income phase ----------------------------------------------------------
+    def expenses(self, instance, player) -> int:
+        """"Pay expenses: $1 per issued share + $1 per locomotive level" (base rules)."""
+        return player.shares + player.locomotive
+
+    def income_phase(self, state) -> dict:
+        """The active player's income, expenses and income reduction after shipping (base turn steps 6-8),
+        applied to `state`: "What cannot be paid lowers income by the shortfall"."""
+        me, s = state.me, state.scenario
+        collected, expenses = me.income, self.expenses(state.instance, me)
+        me.cash += collected - expenses
+        shortfall = max(0, -me.cash)
+        if shortfall:
+            me.income -= shortfall
+            me.cash = 0
+        reduction = next((loss for low, high, loss in s.income_reduction if low <= me.income <= high), 0)
+        me.income -= reduction
+        state.cash, state.income = me.cash, me.income
+        out = {"income_collected": collected, "expenses": expenses, "shortfall": shortfall,
+               "income_reduction": reduction, "cash": me.cash, "income": me.income,
+               "out_of_game": me.income < s.income_floor}
+        state.accounts = out
+        return out
+
     # -- build cost ------------------------------------------------------------
     def tile_cost_at(self, instance, h) -> int:
         return instance.scenario.track_cost[instance.board.terrain[h]]
@@ -180,6 +277,7 @@ class MultiplayerRuleset(Ruleset):
                     g.remove_node(h)
                 max_degree.pop(h, None)
         if state is not None:
+            others = False
             for link in state.links():
                 if link.owner is None:
                     continue
@@ -187,10 +285,27 @@ class MultiplayerRuleset(Ruleset):
                     if h in g:
                         g.remove_node(h)
                     max_degree.pop(h, None)
-                if link.owner == state.active and link.complete:
+                for end in link.ends:
+                    # A town that already has a tile is not paid for again ("Town tile: $1 per track leaving
+                    # the town plus $1": the $1 base is paid once, with the first track).
+                    if end in board.towns and end in g:
+                        g.nodes[end]["cost"] = 0
+                if not link.complete or not all(end in g for end in link.ends):
+                    continue
+                if link.owner == state.active:
                     g.add_edge(*link.ends, weight=0, own=True)
+                elif self.ship_over_others and not g.has_edge(*link.ends):
+                    g.add_edge(*link.ends, weight=0, other=link.owner)
+                    others = True
             notes.append(f"{state.active}'s complete links are free; hexes with anyone's track are taken")
+            if others:
+                notes.append("other players' complete links are free to use (goods may move over them; "
+                             "their owners earn the income)")
         return g, max_degree, notes
+
+    def restrict_build(self, instance, g, max_degree, terminals) -> list[str]:
+        """Take out of the build graph what may not join these terminals (Finland: a zone as junction)."""
+        return []
 
     def area_is_stop(self, instance, area) -> bool:
         return True
@@ -206,3 +321,24 @@ class MultiplayerRuleset(Ruleset):
     def adjust_build_cost(self, instance, net, state=None) -> tuple[int | None, int | None, list[str]]:
         """(cost, lower bound, notes) after map rules that change the price of a found network."""
         return net.cost, net.lower_bound, []
+
+
+def split_at_towns(state, path: tuple, complete: bool) -> list[tuple[tuple, bool]]:
+    """Cut a written track path at the towns it passes: each piece is a link (a town ends a link)."""
+    towns = state.board.towns
+    pieces, start = [], 0
+    for i in range(1, len(path) - 1):
+        if path[i] in towns:
+            pieces.append((path[start:i + 1], True))
+            start = i
+    pieces.append((path[start:], complete))
+    return pieces
+
+
+def _raise(message: str, key: str | None = None):
+    raise InputError(message, key or "the advised build")
+
+
+def _copy_player(p):
+    import copy
+    return copy.deepcopy(p)

@@ -8,6 +8,7 @@ of the active player (format: docs/multiplayer.md):
     players = 4              # how many play (each one has a [players.NAME] table)
     active = "Kelly"         # whose deliveries are listed
     round = 3
+    phase = "shipping"       # or "before-actions" (optional; checked against setup counts and turn limits)
     action = "locomotive"    # the active player's action this round (optional)
     final_turn = false       # optional
 
@@ -40,7 +41,7 @@ from solver.board.hexgrid import Hex
 from solver.board.instance import Instance
 from solver.engine.state import GameState, Link, Rules
 
-GAME_KEYS = ("map", "players", "active", "round", "action", "final_turn")
+GAME_KEYS = ("map", "players", "active", "round", "phase", "action", "final_turn")
 PLAYER_KEYS = ("locomotive", "income", "cash", "shares", "links")
 
 
@@ -73,6 +74,7 @@ class MultiState(GameState):
     area_stops: dict = field(default_factory=dict)   # first hex of a zone or organ -> the area
     owned_links: list = field(default_factory=list)
     state_path: str = ""
+    turn_phase: str = "shipping"   # game.phase: "before-actions" or "shipping" (solver/multi/checks.py)
 
     # The engine asks these; zones and organs are one stop each, named by their first hex.
     def links(self) -> list:
@@ -169,9 +171,18 @@ def load_state(instance: Instance, path: str | pathlib.Path) -> MultiState:
     rnd = r.whole(game, "round", "game.round", default=1, minimum=1)
     if rnd > instance.scenario.rounds:
         r.fail(f"round {rnd} is after the last round {instance.scenario.rounds}", "game.round")
+    rounds_assumed = any(p.key == "scenario.rounds" and p.source == "assumed" for p in instance.provenance)
+    if "final_turn" not in game and rs.final_turn_matters and rounds_assumed:
+        r.fail(f"say whether this is the final turn (final_turn = true or false): {instance.board.name} changes "
+               f"the rules of the final turn and its round count ({instance.scenario.rounds}) is assumed",
+               "game.final_turn")
     final = game.get("final_turn", rnd == instance.scenario.rounds)
     if not isinstance(final, bool):
         r.fail(f"expected true or false, got {final!r}", "game.final_turn")
+    from solver.multi.checks import PHASES, check_reachable
+    turn_phase = game.get("phase", "shipping")
+    if turn_phase not in PHASES:
+        r.fail(f"expected one of {', '.join(PHASES)}, got {turn_phase!r}", "game.phase")
     action = game.get("action")
     if action is not None and action not in instance.scenario.actions:
         r.fail(f"action {action!r} is not on this map's action board ({', '.join(instance.scenario.actions)})",
@@ -217,7 +228,7 @@ def load_state(instance: Instance, path: str | pathlib.Path) -> MultiState:
 
     state = MultiState(instance=instance, rules=Rules(), goods=goods, round=rnd, phase="ship", action=action,
                        final_turn=final, markers=dict(markers), area_stops=areas, active=active,
-                       player_count=count, state_path=path)
+                       player_count=count, state_path=path, turn_phase=turn_phase)
     for pname, spec in players_t.items():
         key = f"players.{pname}"
         if not isinstance(spec, dict):
@@ -247,6 +258,7 @@ def load_state(instance: Instance, path: str | pathlib.Path) -> MultiState:
         _draw_track(state, link)
     state.locomotive = rs.link_capacity(state)
     rs.check_state(state, r.fail)
+    check_reachable(state, r.fail)
     return state
 
 
@@ -298,10 +310,12 @@ def parse_link(state: MultiState, names: dict, text: str, r: _StateReader, key: 
         r.fail(f"a link starts at a stop, zone or organ; {parts[0]} is {describe_place(inst, path[0])}", key)
     complete = state.is_stop(path[-1]) and len(path) > 1
     middle = path[1:-1] if complete else path[1:]
-    if not middle:
+    if not middle and not any(h in inst.board.towns for h in path):
         r.fail(f"a link needs at least one track hex between its stops ({text!r})", key)
     board = inst.board
     for h in middle:
+        if h in board.towns:
+            continue  # "Track may pass through a town; a town is a stop where links end" (split in build_links)
         if state.is_stop(h) or board.area_of(h) is not None:
             r.fail(f"track is never built on a stop, zone or organ ({board.label(h)})", key)
         if not board.buildable(h):
@@ -340,6 +354,8 @@ def _check_track(state: MultiState, r: _StateReader) -> None:
                 if _crossing(state, a, b):
                     r.fail(f"the track crosses the impassable hexside between {a} and {b}", key)
             for h in (path[1:-1] if complete else path[1:]):
+                if h in state.board.towns:
+                    continue  # a town tile joins the tracks of several links
                 if h in used:
                     r.fail(f"the hex {h} already holds track of {used[h]} (complex tiles are not modelled)", key)
                 used[h] = pname

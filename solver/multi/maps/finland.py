@@ -15,7 +15,9 @@ from solver.engine.moves import Ship
 class Finland(MultiplayerRuleset):
     name = "finland"
     required_rules = ("player_count", "russia_zone", "sweden_zone", "russia_goods", "four_links_cubes",
-                      "four_links_level", "city_goods")
+                      "four_links_level", "city_goods", "zone_reading")
+    #: the two readings of a zone (map_rules.zone_reading); docs/multiplayer.md names them
+    ZONE_READINGS = ("end-only", "city")
     marker_keys = ("sweden_open", "four_links_box")
     goods_place_words = "cities and the Russia and Sweden zones"
 
@@ -26,6 +28,41 @@ class Finland(MultiplayerRuleset):
             area = instance.board.area_by_name(str(name))
             if area is None or area.kind != "zone":
                 fail(f"{name!r} is not a [[zones]] entry of the board", f"map_rules.{key}")
+        if instance.map_rules.get("zone_reading") not in self.ZONE_READINGS:
+            fail(f"expected one of {', '.join(self.ZONE_READINGS)}", "map_rules.zone_reading")
+
+    def end_only(self, instance) -> bool:
+        """Reading "end-only": a zone is where track ends, never a junction: "Track may not be built from a
+        zone. Track built to a zone comprises a Completed Railroad Link." Goods move to it or from it,
+        never through it (held goods or not), and a build never joins two stops through it.
+        Reading "city": a zone is a city of every colour while it holds goods (passed through when empty)."""
+        return self.rule(instance, "zone_reading") == "end-only"
+
+    def is_zone(self, state, stop) -> bool:
+        return stop in state.area_stops and state.area_stops[stop].kind == "zone"
+
+    def shipment_problem(self, state, move: Ship) -> str | None:
+        if self.end_only(state.instance):
+            for stop in move.route[1:-1]:
+                if self.is_zone(state, stop):
+                    return (f"a good never passes through a zone ({state.area_stops[stop].name}): track ends "
+                            "there and is never built from it (zone_reading end-only)")
+        return super().shipment_problem(state, move)
+
+    def restrict_build(self, instance, g, max_degree, terminals) -> list[str]:
+        if not self.end_only(instance):
+            return []
+        out = []
+        for zone in (self.zone(instance, "russia_zone"), self.zone(instance, "sweden_zone")):
+            if zone not in g:
+                continue
+            if zone in terminals:
+                max_degree[zone] = 1  # one link ends there; the zone joins nothing else
+            else:
+                g.remove_node(zone)
+            out.append(f"{instance.board.area_of(zone).name} is an end of track, never a junction "
+                       "(zone_reading end-only)")
+        return out
 
     def zone(self, state_or_inst, key: str):
         inst = getattr(state_or_inst, "instance", state_or_inst)
@@ -99,6 +136,25 @@ class Finland(MultiplayerRuleset):
             state.goods.setdefault(sweden, []).extend(state.markers.get("four_links_box", []))
             state.markers["four_links_box"] = []
             state.markers["sweden_open"] = True
+
+    def round_one_goods_limit(self, state, name, setup, before_actions) -> int:
+        # Sweden starts empty and receives the 5 cubes of the '4 links' box when it opens.
+        if name == self.rule(state.instance, "sweden_zone"):
+            return self.rule(state.instance, "four_links_cubes")
+        return setup
+
+    def turn_effects(self, state) -> list[str]:
+        out = []
+        for key in ("russia_zone", "sweden_zone"):
+            zone = self.zone(state, key)
+            name = self.rule(state.instance, key)
+            left = len(state.goods.get(zone, []))
+            if key == "sweden_zone" and not self.sweden_open(state):
+                out.append(f"{name} is closed ('4 links' box: {len(state.markers.get('four_links_box', []))} "
+                           "cubes)")
+            else:
+                out.append(f"{name} holds {left} goods" + ("" if left else ": it accepts no more goods"))
+        return out
 
     def header(self, state) -> list[str]:
         russia, sweden = self.zone(state, "russia_zone"), self.zone(state, "sweden_zone")

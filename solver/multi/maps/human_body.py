@@ -17,7 +17,7 @@ class HumanBody(MultiplayerRuleset):
     name = "human-body"
     required_rules = ("player_count", "goods_one_number", "goods_two_numbers", "lungs", "lung_disc_cost",
                       "kidney", "kidney_colour", "inhale_colour", "exhale_colour", "grey_disc_players",
-                      "grey_disc_odd_rounds", "grey_disc_even_rounds")
+                      "grey_disc_odd_rounds", "grey_disc_even_rounds", "bone_reading")
     player_keys = ("lung_disc",)
     marker_keys = ("tile_covers",)
     goods_place_words = "organs"
@@ -29,6 +29,9 @@ class HumanBody(MultiplayerRuleset):
             area = instance.board.area_by_name(str(name))
             if area is None or area.kind != "organ":
                 fail(f"{name!r} is not an [[organs]] entry of the board", "map_rules")
+        if self.rule(instance, "bone_reading") != "town":
+            fail("only the reading 'town' is modelled (bones are the board's [[towns]]); for the terrain reading "
+                 "give the bones as mountain hexes and no towns", "map_rules.bone_reading")
         a, b = (instance.board.area_by_name(n) for n in self.rule(instance, "lungs"))
         if not any(x.is_neighbour(y) for x in a.hexes for y in b.hexes):
             fail("the lung disc sits on the boundary between the two lungs, so they must touch", "map_rules.lungs")
@@ -110,9 +113,34 @@ class HumanBody(MultiplayerRuleset):
     def effects(self, state, move: Ship) -> list[str]:
         return []
 
+    def turn_effects(self, state) -> list[str]:
+        nxt = state.clone()
+        nxt.round = state.round + 1
+        colour = self.visible_colour(nxt)
+        return [f"next round ({nxt.round}) is {self.breathing(nxt)}: blue and red organs take {colour}; the "
+                f"kidney takes {self.rule(state.instance, 'kidney_colour')} and {colour}"]
+
     # -- build cost ------------------------------------------------------------------
     def build_graph(self, instance, state=None):
         g, max_degree, notes = super().build_graph(instance, state)
+        board = instance.board
+        bone_cost = instance.scenario.town_cost_base
+        # Bones are towns (map_rules.bone_reading): a bone tile is track, so an organ or another bone next to
+        # it is joined by the bone tile alone; "the laying cost for BONE is also $3 in every case".
+        for bone in board.towns:
+            if bone not in g:
+                continue
+            g.nodes[bone]["cost"] = bone_cost
+            for n in bone.neighbours():
+                if not board.passable(bone, n):
+                    continue
+                area = board.area_of(n)
+                other = area.hexes[0] if area is not None else (n if n in board.towns else None)
+                if other is not None and other in g and other != bone:
+                    g.add_edge(bone, other, weight=0)
+        if board.towns:
+            notes.append(f"a bone is a town: links end there; ${bone_cost} each time track is laid on it "
+                         "(map_rules.bone_reading)")
         a, b = (instance.board.area_by_name(n).hexes[0] for n in self.rule(instance, "lungs"))
         held = state is not None and any(p.extra.get("lung_disc") for p in state.players.values())
         mine = state is not None and state.me.extra.get("lung_disc")

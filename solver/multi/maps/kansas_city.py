@@ -9,10 +9,20 @@ hexes around Kansas City; every player's track is contiguous back to Kansas City
 """
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 import networkx as nx
 
 from solver.multi.ruleset import MultiplayerRuleset
 from solver.engine.moves import Ship
+
+
+@dataclass(frozen=True)
+class BuildPowerPlant:
+    """"Players may skip one delivery per turn to build a Power Plant for $5." (a shipping step)"""
+
+    def __str__(self) -> str:
+        return "power-plant"
 
 
 class KansasCity(MultiplayerRuleset):
@@ -23,6 +33,11 @@ class KansasCity(MultiplayerRuleset):
                       "power_plant_expense", "setup_goods", "town_goods")
     player_keys = ("power_plants", "longest_delivery")
     goods_place_words = "cities and towns"
+    # "Goods can only be delivered over the active player's links"
+    ship_over_others = False
+    # End of an Era changes the rules of the final turn, so a state must say whether it is the final turn
+    # when the round count is assumed.
+    final_turn_matters = True
 
     # -- board ---------------------------------------------------------------
     def kc(self, instance) -> tuple:
@@ -99,8 +114,18 @@ class KansasCity(MultiplayerRuleset):
                     fail(f"{name}'s track must be contiguous back to Kansas City; "
                          f"{state.board.label(path[0])} is not joined to it", f"players.{name}.links[{i}]")
 
-    def build_links(self, state) -> list:
-        return super().build_links(state)
+    def round_one_goods_limit(self, state, name, setup, before_actions) -> int:
+        # Production: "1 cube on each of the Kansas City hexes" (chosen before the build and shipping phases)
+        kc = {self.rule(state.instance, "kc_kansas"), self.rule(state.instance, "kc_missouri")}
+        return setup + (1 if name in kc and not before_actions else 0)
+
+    def check_reachable(self, state, fail, before_actions) -> None:
+        # "Players may skip one delivery per turn to build a Power Plant": at most one a turn.
+        most = state.round - 1 + (0 if before_actions else 1)
+        for name, p in state.players.items():
+            if p.extra.get("power_plants", 0) > most:
+                fail(f"{name} has {p.extra['power_plants']} power plants, but at most one is built a turn "
+                     f"({most} by round {state.round})", f"players.{name}.power_plants")
 
     # -- deliveries -------------------------------------------------------------
     def express(self, state) -> bool:
@@ -137,6 +162,9 @@ class KansasCity(MultiplayerRuleset):
 
     def shipment_problem(self, state, move: Ship) -> str | None:
         links, _ = self.locomotive_need(state, move)
+        # "This movement does not count for links": a transfer alone moves a good over no link at all.
+        if links < 1:
+            return "an interurban transfer does not count for links; a delivery uses at least one link"
         if links > state.locomotive:
             return (f"the delivery uses {links} links but {self.capacity_text(state)} power only "
                     f"{state.locomotive}")
@@ -191,11 +219,63 @@ class KansasCity(MultiplayerRuleset):
     def options(self, state) -> list[str]:
         cost = self.rule(state.instance, "power_plant_cost")
         pp = state.me.extra.get("power_plants", 0)
-        per = self.rule(state.instance, "links_per_power_plant")
         if state.cash >= cost:
+            after = state.clone()
+            after.me.extra["power_plants"] = pp + 1
+            extra = " with Interurban Express" if self.express(state) else ""
             return [f"skip a delivery to build a power plant for ${cost}: power plants {pp} -> {pp + 1}, "
-                    f"deliveries up to {(pp + 1) * per} links"]
+                    f"deliveries up to {self.link_capacity(after)} links{extra}"]
         return [f"a power plant costs ${cost}; only ${state.cash} in hand"]
+
+    def step_moves(self, state) -> list:
+        return [BuildPowerPlant()]
+
+    def why_illegal(self, state, move) -> str | None:
+        if isinstance(move, BuildPowerPlant):
+            if state.phase == "ship" and state.shipments_done >= state.scenario.shipments_per_round:
+                return "the shipping phase has 2 steps and they are used"
+            return self._check_BuildPowerPlant(state, move)
+        return super().why_illegal(state, move)
+
+    def step_text(self, state, move) -> str:
+        if isinstance(move, BuildPowerPlant):
+            pp = state.me.extra.get("power_plants", 0)
+            return f"build a power plant (skip this delivery): power plants {pp} -> {pp + 1}"
+        return super().step_text(state, move)
+
+    def step_cost(self, state, move) -> int:
+        return self.rule(state.instance, "power_plant_cost") if isinstance(move, BuildPowerPlant) else 0
+
+    def step_effects(self, state, move) -> list[str]:
+        if isinstance(move, BuildPowerPlant):
+            after = state.clone()
+            after.me.extra["power_plants"] = after.me.extra.get("power_plants", 0) + 1
+            return [f"deliveries up to {self.link_capacity(after)} links; expenses +"
+                    f"${self.rule(state.instance, 'power_plant_expense')} a turn"]
+        return []
+
+    def turn_effects(self, state) -> list[str]:
+        me = state.me
+        longest = me.extra.get("longest_delivery", 0)
+        return [f"Boom or Bust: the Delivery marker stands at {longest}; next turn every delivery needs at least "
+                f"{longest} links (except in the final turn); power plants {me.extra.get('power_plants', 0)}"]
+
+    def _check_BuildPowerPlant(self, state, move) -> str | None:
+        cost = self.rule(state.instance, "power_plant_cost")
+        if state.locomotive_raised:
+            return "a player may skip only one delivery per turn to build a power plant"
+        if state.cash < cost:
+            return f"a power plant costs ${cost}; only ${state.cash} in hand"
+        return None
+
+    def _apply_BuildPowerPlant(self, state, move) -> None:
+        # "Move the player's marker up 1 on the Power Plant Track." (the once-a-turn flag is the Engine's)
+        state.me.extra["power_plants"] = state.me.extra.get("power_plants", 0) + 1
+        state.cash -= self.rule(state.instance, "power_plant_cost")
+        state.me.cash = state.cash
+        state.locomotive = self.link_capacity(state)
+        state.locomotive_raised = True
+        state.shipments_done += 1
 
     def expenses(self, instance, player) -> int:
         # "Expenses are $1 per share issued and $1 per Power Plant built."

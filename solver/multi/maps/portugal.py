@@ -41,14 +41,24 @@ class Portugal(MultiplayerRuleset):
         """Free simple tracks the active player may still place (first turn, before actions are selected)."""
         if state is None or state.round != self.rule(state.instance, "free_track_round"):
             return 0
-        if state.me.extra.get("free_track_used") or state.action is not None:
+        if state.me.extra.get("free_track_used") or state.turn_phase != "before-actions":
             return 0
         return self.rule(state.instance, "free_simple_tracks")
+
+    def free_tiles_allowed(self, state, player) -> int:
+        # "In the first turn only, just before actions are selected, each player ... may place one Simple
+        # track for free"
+        return self.rule(state.instance, "free_simple_tracks") if player.extra.get("free_track_used") else 0
 
     def lisboa_refill(self, state) -> int:
         """Goods growth: 'If Lisboa has less than 3 Goods, draw and place Goods on Lisboa until it reaches 3.'"""
         lisboa = state.board.stop_by_name(self.rule(state.instance, "lisboa"))
         return max(0, self.rule(state.instance, "lisboa_refill") - len(state.goods.get(lisboa, [])))
+
+    def turn_effects(self, state) -> list[str]:
+        lisboa = self.rule(state.instance, "lisboa")
+        return [f"goods growth will draw {self.lisboa_refill(state)} good(s) onto {lisboa} (refilled to "
+                f"{self.rule(state.instance, 'lisboa_refill')})"]
 
     def header(self, state) -> list[str]:
         lines = [f"goods growth will draw {self.lisboa_refill(state)} good(s) onto Lisboa (refilled to "

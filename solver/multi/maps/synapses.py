@@ -115,6 +115,15 @@ class Synapses(MultiplayerRuleset):
                 r.fail(f"{neuron} holds {len(on)} discs but only {state.player_count} players play (each "
                        "player has one disc at most on a neuron)", "players")
 
+    def check_reachable(self, state, fail, before_actions) -> None:
+        # "only 2 discs can be placed in one round"
+        per = self.rule(state.instance, "discs_per_round")
+        most = per * (state.round - 1) + (0 if before_actions else per)
+        for name, p in state.players.items():
+            if len(p.extra.get("discs", [])) > most:
+                fail(f"{name} has {len(p.extra['discs'])} discs, but at most {per} are placed a round "
+                     f"({most} by round {state.round})", f"players.{name}.discs")
+
     # -- links ------------------------------------------------------------------
     def build_links(self, state) -> list:
         """Each chain of one player's discs joining two cities is a complete link of that player."""
@@ -203,7 +212,36 @@ class Synapses(MultiplayerRuleset):
         for a, b in g.edges:
             if a in out and b in out and not (a in cities and b in cities):
                 out.add_edge(a, b, weight=0)
+        if state is not None:
+            # Goods may move over other players' links (base rules): their complete links join cities for free.
+            others = [lk for lk in state.links() if lk.complete and lk.owner not in (None, state.active)]
+            for lk in others:
+                a, b = lk.ends
+                if a in out and b in out and not out.has_edge(a, b):
+                    out.add_edge(a, b, weight=0, other=lk.owner)
+            if others:
+                notes.append("other players' complete links are free to use (their owners earn the income)")
         return out, {}, notes
+
+    def advice_limit(self, state) -> tuple[int, str]:
+        # "only 2 discs can be placed in one round"
+        return self.rule(state.instance, "discs_per_round"), "disc"
+
+    def apply_discs(self, state, neurons):
+        """A copy of `state` with the active player's new discs, each judged by the placement rules."""
+        import copy
+        from solver.board.errors import InputError
+        hyp = state.clone()
+        hyp.players = copy.deepcopy(state.players)
+        hyp.me.extra["discs_this_round"] = []
+        for n in neurons:
+            problem = self.placement_problem(hyp, hyp.active, n)
+            if problem:
+                raise InputError(problem, "the advised build")
+            hyp.me.extra["discs"] = hyp.me.extra.get("discs", []) + [n]
+            hyp.me.extra["discs_this_round"] = hyp.me.extra["discs_this_round"] + [n]
+        hyp.owned_links = self.build_links(hyp)
+        return hyp
 
     def is_build_stop(self, instance):
         return lambda n: n in instance.board.cities
