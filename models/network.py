@@ -4,6 +4,13 @@ Nodes are buildable hexes (cost: the scenario's laying cost) and stops (cost 0;
 a town costs its town-tile base). Edges join neighbours across passable
 hexsides, never two stops directly (a link needs at least one track tile).
 A plain track hex carries one track, so it may not branch: degree <= 2.
+That limit makes the tree exactly the networks of simple tiles. With complex
+tiles (Rules.complex_tiles) a hex may carry two tracks, up to four track ends,
+so the degree-limited optimum is then a restriction (a buildable network and an
+upper bound), not a relaxation: a proof that something cannot be joined, or a
+lower bound, must use `degree_limited=False`, where any hex may branch, which
+relaxes every tile geometry (a real network's hexes, crossings included,
+always contain a tree joining the same stops).
 Edges into a town cost the per-track town fee. Pre-printed public track is a
 free edge between its two end stops.
 """

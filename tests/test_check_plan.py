@@ -25,6 +25,7 @@ BOARDS = {
     "tiny-island": INSTANCES / "tiny" / "tiny-island.toml",
     "tiny-zoo": INSTANCES / "tiny" / "tiny-zoo.toml",
     "easter-island": INSTANCES / "easter-island.toml",
+    "tiny-crossing": INSTANCES / "tiny" / "tiny-crossing.toml",
 }
 
 
@@ -88,7 +89,8 @@ def test_json_output_matches_an_independent_replay(run_cli):
     assert end["goods"] == {} and end["phase"] == "over" and end["lost"] is None
     assert [(s["round"], s["cash"], s["income"]) for s in data["rounds"]] == [(2, 1, 2), (3, 1, 4)]
     assert data["rounds"][0]["goods"] == {"A1": ["red"]}
-    assert data["rules"] == {"strict_action": False, "strict_exits": False, "feed_new_cities": True}
+    assert data["rules"] == {"strict_action": False, "strict_exits": False, "feed_new_cities": True,
+                             "complex_tiles": True}
     inst = load_instance(BOARDS["tiny-island"])
     assert [a["key"] for a in data["assumed_values"]] == [p.key for p in inst.assumptions()]
     assert all(a["source"] == "assumed" and a["note"] for a in data["assumed_values"])
@@ -135,6 +137,11 @@ def test_a_plan_written_back_replays_the_same(tmp_path):
 
 ILLEGAL = [
     # (board, plan, round, reason)
+    ("tiny-crossing", "third-track", 1, "B2 already holds a complex tile: a hex holds at most two tracks (a third "
+     "track is refused)"),
+    ("tiny-crossing", "complex-cost-exceeds-cash", 1,
+     "the tile on B2 costs $5 but only $2 is in hand (plain $3 + crossing complex tile $2)"),
+    ("tiny-crossing", "upgrade-to-non-crossing", 1, "the base rules allow upgrading a simple tile only to a crossing"),
     ("tiny-island", "tile-not-adjacent", 1, "A1 is not next to B2"),
     ("tiny-island", "tile-not-connected", 1, "new track on A2 must start at a stop or extend an incomplete track"),
     ("tiny-island", "track-on-city", 1, "track is never built on a stop (Blue 1 (C1))"),

@@ -159,6 +159,7 @@ def check_plan(instance: Path = INSTANCE,
     s = result.state
     data = {"legal": result.error is None, "error": result.error, "cleared": s.is_cleared(),
             "cleared_round": s.cleared_round, "end": s.summary(), "rounds": result.round_states,
+            "blocker_lock": result.lock,
             **assumptions_json(inst, p.rules)}
     if json_out:
         typer.echo(dumps(data))
@@ -178,6 +179,8 @@ def check_plan(instance: Path = INSTANCE,
         typer.echo("cubes left: " + (json.dumps(left) if left else "none"))
         if s.lost:
             typer.echo(f"game lost: {s.lost}")
+        if result.lock:
+            typer.echo(result.lock_text())
         typer.echo("\n".join(assumptions_block(inst, p.rules)))
     if result.error:
         raise typer.Exit(1)

@@ -8,6 +8,10 @@ automatic income, expenses and round-marker steps. Notation (one move each):
     action none         select no action (where the map allows it)
     tile E4 D3 F4       lay a track tile on E4 joining its sides toward D3 and F4
     tile E4 D3 F4 bonus the same, from the hand of bonus tiles (Zoo)
+    tile E4 D3 G4 + C4 F5   a complex tile on the empty hex E4: a second track C4-F5 (a crossing
+                        when both tracks are straight and cross, else a non-crossing pair)
+    upgrade E4 C4 F5    upgrade the simple straight on E4 to a crossing: add the straight C4-F5
+    upgrade E4 C4 F5 bonus  the same, from the hand of bonus tiles (Zoo)
     urbanize F5 black   place a new city tile on the town F5
     build done          end the build phase
     ship D2 red D2-F4-H4        move the red cube from D2 along the stops D2, F4, H4
@@ -43,13 +47,32 @@ class SelectAction:
 
 @dataclass(frozen=True)
 class LayTile:
+    """A new tile on an empty hex: simple (one track) or, with `second`, complex (two tracks)."""
+
     hex: Hex
     side_a: Hex   # the neighbour one end of the track faces
     side_b: Hex   # the neighbour the other end faces
     bonus: bool = False
+    second: tuple[Hex, Hex] | None = None  # complex tile: the sides its second track faces
 
     def __str__(self) -> str:
-        return f"tile {self.hex} {self.side_a} {self.side_b}" + (" bonus" if self.bonus else "")
+        text = f"tile {self.hex} {self.side_a} {self.side_b}"
+        if self.second is not None:
+            text += f" + {self.second[0]} {self.second[1]}"
+        return text + (" bonus" if self.bonus else "")
+
+
+@dataclass(frozen=True)
+class UpgradeTile:
+    """Replace the simple tile on a hex by a complex one that adds the track side_a-side_b."""
+
+    hex: Hex
+    side_a: Hex
+    side_b: Hex
+    bonus: bool = False
+
+    def __str__(self) -> str:
+        return f"upgrade {self.hex} {self.side_a} {self.side_b}" + (" bonus" if self.bonus else "")
 
 
 @dataclass(frozen=True)
@@ -92,7 +115,7 @@ class Pass:
         return "pass"
 
 
-Move = IssueShares | SelectAction | LayTile | Urbanize | EndBuild | Ship | UpgradeLocomotive | Pass
+Move = IssueShares | SelectAction | LayTile | UpgradeTile | Urbanize | EndBuild | Ship | UpgradeLocomotive | Pass
 
 
 def route_text(route: tuple[Hex, ...], teleports: tuple[int, ...] = ()) -> str:
@@ -127,3 +150,22 @@ def path_to_tiles(path: list[Hex], bonus: int = 0) -> list[LayTile]:
     The first `bonus` tiles are laid from the hand of bonus tiles (Zoo).
     """
     return [LayTile(path[i], path[i - 1], path[i + 1], bonus=(i - 1) < bonus) for i in range(1, len(path) - 1)]
+
+
+def parse_tile(text: str) -> LayTile | UpgradeTile:
+    """'tile E4 D3 F4 [+ C4 G4] [bonus]' or 'upgrade E4 C4 G4 [bonus]' (ValueError names what is wrong)."""
+    words = text.split()
+    bonus = bool(words) and words[-1] == "bonus"
+    if bonus:
+        words = words[:-1]
+    if words and words[0] == "upgrade" and len(words) == 4:
+        h, a, b = (Hex.parse(w) for w in words[1:])
+        return UpgradeTile(h, a, b, bonus)
+    if words and words[0] == "tile" and len(words) == 4:
+        h, a, b = (Hex.parse(w) for w in words[1:])
+        return LayTile(h, a, b, bonus)
+    if words and words[0] == "tile" and len(words) == 7 and words[4] == "+":
+        h, a, b, c, d = (Hex.parse(w) for w in words[1:4] + words[5:])
+        return LayTile(h, a, b, bonus, (c, d))
+    raise ValueError(f"expected 'tile HEX SIDE SIDE [+ SIDE SIDE] [bonus]' or 'upgrade HEX SIDE SIDE [bonus]', "
+                     f"got {text!r}")

@@ -9,6 +9,10 @@ notation of solver/engine/moves.py, for example
      "build": ["D2-E3-F3-G3", "urbanize F5 black"],
      "ship": [{"from": "D2", "cube": "red", "route": "D2-G3"}, "locomotive"]}
 
+A build step may also be one tile in move notation, for complex tiles:
+"tile E4 D3 G4 + C4 F5" (a complex tile on an empty hex) or "upgrade E4 C4 F5"
+(a straight upgraded to a crossing).
+
 The top level holds format, map, difficulty, rules, setup, rounds and an
 optional free-text comment; any other field is an error (docs/instance-format.md).
 """
@@ -22,7 +26,7 @@ from solver.board.errors import InputError
 from solver.board.hexgrid import Hex
 from solver.board.instance import Instance
 from solver.engine.moves import (EndBuild, IssueShares, Move, Pass, SelectAction, Ship, UpgradeLocomotive, Urbanize,
-                          parse_path, parse_route, path_to_tiles, route_text)
+                          parse_path, parse_route, parse_tile, path_to_tiles, route_text)
 from solver.engine.setup import Setup, setup_from_mapping, setup_to_json
 from solver.engine.state import GameState, IllegalMove, Rules
 
@@ -151,6 +155,10 @@ class Replay:
     error: str | None = None          # the first illegal step and why
     failed_step: Step | None = None
     round_states: list[dict] = field(default_factory=list)  # summary after each round
+    lock: dict | None = None          # Easter Island: {"round", "reason"} once the blocker cycle can never complete
+
+    def lock_text(self) -> str | None:
+        return f"blocker lock from round {self.lock['round']}: {self.lock['reason']}" if self.lock else None
 
 
 def round_moves(state: GameState | None, rnd: RoundPlan, index: int, instance: Instance | None = None) -> list[Step]:
@@ -171,6 +179,13 @@ def round_moves(state: GameState | None, rnd: RoundPlan, index: int, instance: I
             if len(words) != 3:
                 raise InputError(f"expected 'urbanize TOWN COLOUR', got {text!r}", f"round {index}")
             steps.append(Step(index, text, Urbanize(_hex(words[1], index, text, inst), words[2])))
+            continue
+        if words and words[0] in ("tile", "upgrade"):  # one tile in move notation (complex tiles)
+            try:
+                tile = parse_tile(text)
+            except ValueError as err:
+                raise InputError(str(err), f"round {index}") from None
+            steps.append(Step(index, text, tile))
             continue
         bonus = 0
         if words and words[0] == "bonus":
@@ -269,4 +284,8 @@ def replay(instance: Instance, plan: Plan) -> Replay:
         while state.phase == "ship" and state.round == index:
             state.apply(Pass())
         result.round_states.append(state.summary())
+        if result.lock is None and not state.is_terminal():
+            reason = state.ruleset.blocker_lock(state)
+            if reason:  # it binds from the next round on
+                result.lock = {"round": state.round, "reason": reason}
     return result

@@ -5,7 +5,9 @@ A map module subclasses `Ruleset` and overrides only what its sheet changes.
 from __future__ import annotations
 
 from solver.board.hexgrid import Hex
-from solver.engine.moves import EndBuild, IssueShares, LayTile, Pass, SelectAction, Ship, UpgradeLocomotive, Urbanize
+from solver.engine.moves import (EndBuild, IssueShares, LayTile, Pass, SelectAction, Ship, UpgradeLocomotive, UpgradeTile,
+                          Urbanize)
+from solver.engine.track_tiles import BASE_RULE, COST_KEYS, complex_kind, complex_rules, shape
 
 
 class Ruleset:
@@ -77,7 +79,7 @@ class Ruleset:
     def action_variants(self, state, name: str) -> list:
         return [SelectAction(name)]
 
-    def tile_candidates(self, state) -> list[LayTile]:
+    def tile_candidates(self, state) -> list:
         """Tiles that start at a stop or extend an open end (checked by why_illegal)."""
         out = []
         starts: list[tuple[Hex, Hex]] = []  # (hex to build on, the neighbour it connects back to)
@@ -88,20 +90,37 @@ class Ruleset:
         for end, target in state.open_ends():
             if state.board.buildable(target) and target not in state.track:
                 starts.append((target, end))
+        complex_on = self._complex_on(state) and complex_rules(state) is not None
         for h, back in starts:
             for other in h.neighbours():
                 if other != back:
                     out.append(LayTile(h, back, other))
                     if state.bonus_tiles:
                         out.append(LayTile(h, back, other, bonus=True))
-        return out
+                    if complex_on:  # a second track that itself starts at a stop or an open end
+                        rest = [x for x in h.neighbours() if x not in (back, other)]
+                        for i, c in enumerate(rest):
+                            for d in rest[i + 1:]:
+                                out.append(LayTile(h, back, other, second=(c, d)))
+        if complex_on:  # upgrades of a straight to a crossing: the other two straights through the hex
+            for h, (a, b) in state.track.items():
+                if h in state.second_track:
+                    continue
+                sides = h.neighbours()
+                for i in range(3):
+                    c, d = sides[i], sides[i + 3]
+                    if not {a, b} & {c, d}:
+                        out.append(UpgradeTile(h, c, d))
+                        if state.bonus_tiles:
+                            out.append(UpgradeTile(h, c, d, bonus=True))
+        return list(dict.fromkeys(out))
 
     # -- legality --------------------------------------------------------------
     def why_illegal(self, state, move) -> str | None:
         if state.phase == "over":
             return "the game is over"
         expected = {"shares": (IssueShares,), "action": (SelectAction,),
-                    "build": (LayTile, Urbanize, EndBuild), "ship": (Ship, UpgradeLocomotive, Pass)}[state.phase]
+                    "build": (LayTile, UpgradeTile, Urbanize, EndBuild), "ship": (Ship, UpgradeLocomotive, Pass)}[state.phase]
         if not isinstance(move, expected):
             return f"'{move}' is not a move of the {state.phase} phase"
         check = getattr(self, f"_check_{type(move).__name__}")
@@ -159,21 +178,23 @@ class Ruleset:
         if board.terrain[h] not in state.scenario.track_cost:
             return f"{h} is {board.terrain[h]}; track cannot be built there"
         if h in state.track:
-            return f"{h} already holds track (complex tiles are not modelled)"
-        if move.side_a == move.side_b:
-            return "a track joins two different sides of its hex"
-        for side in (move.side_a, move.side_b):
-            if not h.is_neighbour(side):
-                return f"{side} is not next to {h}"
-            if not board.passable(h, side):
-                return f"the hexside between {h} and {side} is impassable"
-            if not board.on_map(side) or (board.terrain[side] == "water" and not board.is_stop(side)):
-                return f"the track on {h} would run off the map or into water at {side}"
-            if side in state.track and h not in state.track[side]:
-                return f"the track on {h} would run into the side of the track on {side}"
-        joined = [s for s in (move.side_a, move.side_b) if board.is_stop(s) or s in state.track]
-        if not joined:
-            return f"new track on {h} must start at a stop or extend an incomplete track"
+            if not self._complex_on(state):
+                return f"{h} already holds track (complex tiles are off: one track a hex)"
+            if h in state.second_track:
+                return f"{h} already holds a complex tile: a hex holds at most two tracks (a third track is refused)"
+            return f"{h} already holds track; a second track is added with 'upgrade {h} SIDE SIDE' (complex tiles)"
+        tracks = [(move.side_a, move.side_b)] + ([tuple(move.second)] if move.second is not None else [])
+        for track in tracks:
+            problem = self._track_problem(state, h, track)
+            if problem:
+                return problem
+        if move.second is not None:
+            problem = self._complex_problem(state)
+            if problem:
+                return problem
+            kind, why = complex_kind(h, tracks[0], tracks[1])
+            if kind is None:
+                return why
         if move.bonus:
             if state.bonus_tiles < 1:
                 return "no bonus tile in hand"
@@ -181,22 +202,118 @@ class Ruleset:
             return f"at most {state.tile_limit()} tiles this turn"
         cost = self.lay_cost(state, move)
         if cost > state.cash:
-            return f"the tile on {h} costs ${cost} but only ${state.cash} is in hand"
+            return f"the tile on {h} costs ${cost} but only ${state.cash} is in hand ({self._cost_text(state, move)})"
         # A link may not loop back into the stop it came from.
-        ends = self._ends_after(state, move)
+        for a, b in tracks:
+            ends = self._ends_after(state, h, a, b)
+            if ends and ends[0] == ends[1]:
+                return f"the track would loop back into the stop it came from ({board.label(ends[0])})"
+        return None
+
+    def _check_UpgradeTile(self, state, move: UpgradeTile) -> str | None:
+        """Base rules: 'Upgrading a simple tile to a crossing: $3' (the only upgrade they price)."""
+        board, h = state.board, move.hex
+        if not board.on_map(h):
+            return f"{h} is not on the map"
+        problem = self._complex_problem(state)
+        if problem:
+            return problem
+        if h not in state.track:
+            return f"there is no tile on {h} to upgrade (lay a new tile with 'tile')"
+        if h in state.second_track:
+            return f"{h} already holds a complex tile: a hex holds at most two tracks (a third track is refused)"
+        track = (move.side_a, move.side_b)
+        problem = self._track_problem(state, h, track)
+        if problem:
+            return problem
+        kind, why = complex_kind(h, state.track[h], track)
+        if kind is None:
+            return why
+        if kind != "crossing":
+            return (f"the base rules allow upgrading a simple tile only to a crossing ({BASE_RULE}); "
+                    f"the track {move.side_a}-{move.side_b} does not cross the {shape(h, *state.track[h])} on {h}")
+        if move.bonus:
+            if state.bonus_tiles < 1:
+                return "no bonus tile in hand"
+        elif state.tiles_laid + self._town_tile_count(state, move) + self._upgrade_tiles(state) > state.tile_limit():
+            return f"at most {state.tile_limit()} tiles this turn (an upgrade counts as a tile)"
+        cost = self.lay_cost(state, move)
+        if cost > state.cash:
+            return f"the upgrade on {h} costs ${cost} but only ${state.cash} is in hand ({self._cost_text(state, move)})"
+        ends = self._ends_after(state, h, *track)
         if ends and ends[0] == ends[1]:
             return f"the track would loop back into the stop it came from ({board.label(ends[0])})"
         return None
 
-    def _town_tile_count(self, state, move: LayTile) -> int:
+    def _complex_on(self, state) -> bool:
+        return getattr(state.rules, "complex_tiles", False)
+
+    def _complex_problem(self, state) -> str | None:
+        """Complex tiles need the reading on and their costs in the board file."""
+        if not self._complex_on(state):
+            return "complex tiles are off (reading complex_tiles): a hex holds one simple track"
+        if complex_rules(state) is None:
+            return ("the board file gives no complex-tile costs ([map_rules] " + ", ".join(COST_KEYS) +
+                    "), so complex tiles cannot be laid on this map")
+        return None
+
+    def _upgrade_tiles(self, state) -> int:
+        return 1 if complex_rules(state)["upgrade_counts_as_tile"] else 0
+
+    def _track_problem(self, state, h: Hex, track: tuple[Hex, Hex]) -> str | None:
+        """One new track on h: real sides, passable, on the map, and joined to a stop or open track."""
+        board = state.board
+        a, b = track
+        if a == b:
+            return "a track joins two different sides of its hex"
+        for side in track:
+            if not h.is_neighbour(side):
+                return f"{side} is not next to {h}"
+            if not board.passable(h, side):
+                return f"the hexside between {h} and {side} is impassable"
+            if not board.on_map(side) or (board.terrain[side] == "water" and not board.is_stop(side)):
+                return f"the track on {h} would run off the map or into water at {side}"
+            if side in state.track and state.track_from(side, h) is None:
+                return f"the track on {h} would run into the side of the track on {side}"
+        joined = [s for s in track if board.is_stop(s) or state.track_from(s, h) is not None]
+        if not joined:
+            return f"new track on {h} must start at a stop or extend an incomplete track ({a}-{b} joins neither)"
+        return None
+
+    def _new_sides(self, move) -> tuple[Hex, ...]:
+        if isinstance(move, LayTile) and move.second is not None:
+            return (move.side_a, move.side_b) + tuple(move.second)
+        return (move.side_a, move.side_b)
+
+    def _town_tile_count(self, state, move) -> int:
         """A town tile laid or replaced this turn counts as one more tile (once per town)."""
-        towns = {s for s in (move.side_a, move.side_b) if s in state.board.towns and s not in state.new_cities}
+        towns = {s for s in self._new_sides(move) if s in state.board.towns and s not in state.new_cities}
         return len(towns - state.towns_touched)
 
-    def lay_cost(self, state, move: LayTile) -> int:
+    def _tile_part(self, state, move) -> tuple[int, str]:
+        """The tile's own price (before town fees) and how it is made up."""
+        if move.bonus and not self.bonus_tiles_pay(state):
+            return 0, "a free bonus tile"
+        if isinstance(move, UpgradeTile):
+            cost = complex_rules(state)["upgrade_to_crossing_cost"]
+            return cost, f"upgrade to a crossing ${cost}"
+        base = self.tile_cost(state, move.hex)
+        terrain = state.board.terrain[move.hex]
+        if move.second is None:
+            return base, f"{terrain} ${base}"
+        kind, _ = complex_kind(move.hex, (move.side_a, move.side_b), tuple(move.second))
+        extra = complex_rules(state)["complex_crossing_extra" if kind == "crossing" else "complex_noncrossing_extra"]
+        return base + extra, f"{terrain} ${base} + {kind} complex tile ${extra}"
+
+    def _cost_text(self, state, move) -> str:
+        _, text = self._tile_part(state, move)
+        fees = self.lay_cost(state, move) - self._tile_part(state, move)[0]
+        return text + (f" + town ${fees}" if fees else "")
+
+    def lay_cost(self, state, move) -> int:
         s = state.scenario
-        cost = 0 if (move.bonus and not self.bonus_tiles_pay(state)) else self.tile_cost(state, move.hex)
-        for side in (move.side_a, move.side_b):
+        cost, _ = self._tile_part(state, move)
+        for side in self._new_sides(move):
             if side in state.board.towns and side not in state.new_cities:
                 first = state.town_tracks.get(side, 0) == 0
                 cost += s.town_cost_per_track + (s.town_cost_base if first else 0)
@@ -205,20 +322,20 @@ class Ruleset:
     def bonus_tiles_pay(self, state) -> bool:
         return True
 
-    def _ends_after(self, state, move: LayTile) -> tuple[Hex, Hex] | None:
-        """The two stops the new tile's track would run between, if it completes a link."""
+    def _ends_after(self, state, h: Hex, side_a: Hex, side_b: Hex) -> tuple[Hex, Hex] | None:
+        """The two stops a new track on h (sides a, b) would run between, if it completes a link."""
         def walk(prev: Hex, cur: Hex) -> Hex | None:
             seen = 0
             while True:
                 if state.board.is_stop(cur):
                     return cur
-                if cur not in state.track or prev not in state.track[cur] or seen > 10_000:
+                nxt = state.track_from(cur, prev)
+                if nxt is None or seen > 10_000:
                     return None
-                a, b = state.track[cur]
-                prev, cur = cur, (b if a == prev else a)
+                prev, cur = cur, nxt
                 seen += 1
-        end_a = walk(move.hex, move.side_a)
-        end_b = walk(move.hex, move.side_b)
+        end_a = walk(h, side_a)
+        end_b = walk(h, side_b)
         return (end_a, end_b) if end_a is not None and end_b is not None else None
 
     def _check_UpgradeLocomotive(self, state, move) -> str | None:
@@ -322,18 +439,28 @@ class Ruleset:
             state.locomotive += 1
 
     def _apply_LayTile(self, state, move: LayTile) -> None:
+        self._place(state, move, 1)
+        state.track[move.hex] = (move.side_a, move.side_b)
+        if move.second is not None:
+            state.second_track[move.hex] = tuple(move.second)
+
+    def _apply_UpgradeTile(self, state, move: UpgradeTile) -> None:
+        self._place(state, move, self._upgrade_tiles(state))
+        state.second_track[move.hex] = (move.side_a, move.side_b)
+
+    def _place(self, state, move, tiles: int) -> None:
+        """Pay for a tile or upgrade, count it toward the turn's tiles, and join its towns."""
         cost = self.lay_cost(state, move)
         if move.bonus:
             state.bonus_tiles -= 1
         else:
-            state.tiles_laid += 1 + self._town_tile_count(state, move)
-        for side in (move.side_a, move.side_b):
+            state.tiles_laid += tiles + self._town_tile_count(state, move)
+        for side in self._new_sides(move):
             if side in state.board.towns and side not in state.new_cities:
                 state.town_tracks[side] = state.town_tracks.get(side, 0) + 1
                 state.towns_touched.add(side)
         state.cash -= cost
         state.spent_on_track += cost
-        state.track[move.hex] = (move.side_a, move.side_b)
         state._links = None
 
     def _apply_Urbanize(self, state, move: Urbanize) -> None:
@@ -410,3 +537,7 @@ class Ruleset:
 
     def is_cleared(self, state) -> bool:
         return False
+
+    def blocker_lock(self, state) -> str | None:
+        """Easter Island: why the action blockers can never be removed again (None: no lock, or no blockers)."""
+        return None

@@ -18,7 +18,7 @@ import networkx as nx
 from solver.board.hexgrid import Hex
 from solver.board.instance import Instance
 from solver.engine.moves import (EndBuild, IssueShares, LayTile, Move, Pass, SelectAction, Ship, UpgradeLocomotive,
-                          Urbanize)
+                          UpgradeTile, Urbanize)
 
 PHASES = ("shares", "action", "build", "ship", "over")
 
@@ -34,6 +34,7 @@ class Rules:
     strict_action: bool = False   # Easter Island: an action must be chosen, and paid, every round
     strict_exits: bool = False    # Zoo: entering an exit means teleporting
     feed_new_cities: bool = True  # Zoo: urbanized areas must be fed too ("every animal area", literally)
+    complex_tiles: bool = True    # base rules: crossings and non-crossing pairs may be laid, a straight upgraded
 
     def describe(self) -> list[str]:
         return [f"{k}={'on' if v else 'off'}" for k, v in self.__dict__.items()]
@@ -69,6 +70,9 @@ class GameState:
     action: str | None = None             # action selected this round
     blockers: frozenset[str] = frozenset()  # Easter Island: blocked action spaces
     track: dict[Hex, tuple[Hex, Hex]] = field(default_factory=dict)  # tile hex -> the two neighbours it faces
+    # Complex tiles: the second track on a hex that also has one in `track` (crossing or non-crossing pair).
+    # Code that only reads `track` sees the first track of every hex; use tracks_at / track_from for both.
+    second_track: dict[Hex, tuple[Hex, Hex]] = field(default_factory=dict)
     town_tracks: dict[Hex, int] = field(default_factory=dict)       # tracks joined to each town tile
     new_cities: dict[Hex, str] = field(default_factory=dict)        # urbanized towns and their colour
     new_city_supply: list[str] = field(default_factory=list)
@@ -115,6 +119,7 @@ class GameState:
         other = copy.copy(self)
         other.goods = {h: list(c) for h, c in self.goods.items()}
         other.track = dict(self.track)
+        other.second_track = dict(self.second_track)
         other.town_tracks = dict(self.town_tracks)
         other.new_cities = dict(self.new_cities)
         other.new_city_supply = list(self.new_city_supply)
@@ -148,28 +153,68 @@ class GameState:
             self._pairs = frozenset(frozenset(link.ends) for link in links if link.complete)
         return self._pairs
 
+    def tracks_at(self, h: Hex) -> tuple[tuple[Hex, Hex], ...]:
+        """Every track on the hex: none, one (a simple tile) or two (a complex tile)."""
+        first = self.track.get(h)
+        if first is None:
+            return ()
+        second = self.second_track.get(h)
+        return (first,) if second is None else (first, second)
+
+    def track_from(self, h: Hex, side: Hex) -> Hex | None:
+        """Where the track on h that faces `side` leads (its other end), or None if none faces it."""
+        found = self._follow(h, side)
+        return None if found is None else found[0]
+
+    def _follow(self, h: Hex, side: Hex) -> tuple[Hex, int] | None:
+        """(other end, 0 for the first track or 1 for the second) of the track on h facing `side`."""
+        first = self.track.get(h)
+        if first is None:
+            return None
+        if first[0] == side:
+            return first[1], 0
+        if first[1] == side:
+            return first[0], 0
+        second = self.second_track.get(h)
+        if second is not None:
+            if second[0] == side:
+                return second[1], 1
+            if second[1] == side:
+                return second[0], 1
+        return None
+
+    def all_tracks(self) -> list[tuple[Hex, tuple[Hex, Hex]]]:
+        """(hex, (side, side)) for every track, both tracks of a complex tile included."""
+        return list(self.track.items()) + list(self.second_track.items())
+
     def _trace_links(self) -> list[Link]:
-        seen: set[frozenset[Hex]] = set()
+        # A link is a chain of (hex, which track) pieces; two links may share a hex (a complex tile),
+        # so links are told apart by the tracks they use, not by their hexes.
+        seen: set[frozenset] = set()
         out = []
+        is_stop = self.is_stop
         for stop in self._stops_with_track():
             for first in stop.neighbours():
-                if stop not in self.track.get(first, ()):
+                step = self._follow(first, stop)
+                if step is None:
                     continue
-                path, prev, cur = [stop, first], stop, first
+                path, cur = [stop, first], first
+                pieces = {(first, step[1])}
                 while True:
-                    a, b = self.track[cur]
-                    nxt = b if a == prev else a
-                    if self.is_stop(nxt):
+                    nxt = step[0]
+                    if is_stop(nxt):
                         path.append(nxt)
                         complete = True
                         break
-                    if cur in self.track.get(nxt, ()):
+                    step = self._follow(nxt, cur)
+                    if step is not None and (nxt, step[1]) not in pieces:
+                        pieces.add((nxt, step[1]))
                         path.append(nxt)
-                        prev, cur = cur, nxt
+                        cur = nxt
                         continue
                     complete = False
                     break
-                key = frozenset(path[1:-1] if complete else path[1:])
+                key = frozenset(pieces)
                 if key not in seen:
                     seen.add(key)
                     out.append(Link(tuple(path), complete))
@@ -177,7 +222,7 @@ class GameState:
 
     def _stops_with_track(self) -> list[Hex]:
         stops = set()
-        for h, sides in self.track.items():
+        for h, sides in self.all_tracks():
             for side in sides:
                 if self.is_stop(side):
                     stops.add(side)
@@ -199,8 +244,7 @@ class GameState:
             if not link.complete:
                 end = link.path[-1]
                 prev = link.path[-2]
-                a, b = self.track[end]
-                out.append((end, b if a == prev else a))
+                out.append((end, self.track_from(end, prev)))
         return out
 
     def tile_limit(self) -> int:
@@ -246,4 +290,4 @@ class GameState:
 
 
 __all__ = ["GameState", "Rules", "Link", "IllegalMove", "PHASES",
-           "IssueShares", "SelectAction", "LayTile", "Urbanize", "EndBuild", "Ship", "UpgradeLocomotive", "Pass"]
+           "IssueShares", "SelectAction", "LayTile", "UpgradeTile", "Urbanize", "EndBuild", "Ship", "UpgradeLocomotive", "Pass"]

@@ -10,6 +10,7 @@ from html import escape
 
 from solver.board.board import Board
 from solver.board.hexgrid import Hex, corners, side_segment
+from solver.engine.track_tiles import crosses
 
 SIZE = 28.0
 TERRAIN_FILL = {"plain": "#e8efd2", "river": "#cfe3f2", "mountain": "#c9b49a", "water": "#8fbfe0"}
@@ -113,8 +114,11 @@ def render_board(instance, state=None, shipments=(), title: str | None = None,
     for path in board.public_track:
         _draw_track_path(c, path, "#666", dash="5 3")
     if state is not None:
-        for h, (a, b) in state.track.items():
-            _draw_tile(c, h, a, b, "#222")
+        for h, (a, b) in state.all_tracks():
+            # Both tracks of a complex tile; a non-crossing pair is bent apart so the two do not touch.
+            bend = 0.6 if h in state.second_track and len(state.tracks_at(h)) == 2 and \
+                not crosses(h, *state.tracks_at(h)) else 0.0
+            _draw_tile(c, h, a, b, "#222", bend)
         _draw_cubes(c, state)
     for i, (route, teleports) in enumerate(shipments):
         _draw_shipment(c, route, teleports, i)
@@ -129,9 +133,11 @@ def _mid(c: _Canvas, h: Hex, other: Hex) -> tuple[float, float]:
     return (a[0] + b[0]) / 2, (a[1] + b[1]) / 2
 
 
-def _draw_tile(c: _Canvas, h: Hex, a: Hex, b: Hex, colour: str) -> None:
+def _draw_tile(c: _Canvas, h: Hex, a: Hex, b: Hex, colour: str, bend: float = 0.0) -> None:
+    """One track from side a to side b, curving through the centre (pulled toward its sides by `bend`)."""
     x, y = c.centre(h)
     p, q = _mid(c, h, a), _mid(c, h, b)
+    x, y = x + bend * ((p[0] + q[0]) / 2 - x), y + bend * ((p[1] + q[1]) / 2 - y)
     c.add(f'<path d="M{_pt(p)} Q{x:.1f},{y:.1f} {_pt(q)}" fill="none" stroke="{colour}" stroke-width="4"/>')
     # Track reaching a stop is drawn into the stop's hex.
     for side, m in ((a, p), (b, q)):

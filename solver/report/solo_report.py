@@ -94,6 +94,7 @@ def answer_json(instance: Instance, scenario: str, difficulty: str, setup: Setup
             "links": ["-".join(str(h) for h in link) for link in net.links]},
         "plan": answer.plan.to_json(instance) if answer.plan else None,
         "rounds": plan_rounds_detail(instance, answer.plan) if answer.plan else [],
+        "blocker_lock": replay(instance, answer.plan).lock if answer.plan else None,
         "search": answer.search, "seconds": round(answer.seconds, 3),
         **assumptions_json(instance, rules),
     }
@@ -129,6 +130,9 @@ def answer_text(data: dict, instance: Instance, rules) -> str:
         L.append(f"Plan found: clears in round {data['rounds_upper_bound']}, issuing {data['plan_shares']} shares in all "
                  f"(start included), ending with ${data['plan_cash']} "
                  "(fewest shares, then most cash, among the plans the search tried; not proven least)")
+    lock = data.get("blocker_lock")
+    if lock:
+        L.append(f"Blocker lock from round {lock['round']} of the plan: {lock['reason']}")
     net = data["network"]
     if net:
         if net["status"] == "infeasible":

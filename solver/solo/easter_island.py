@@ -400,25 +400,38 @@ def analyse(instance: Instance, difficulty: str, setup: Setup, rules: Rules = Ru
     ruins = sorted(instance.board.cities)
     impossible = unreachable_cubes(instance, setup)
     cost_net = cheapest_network(instance, ruins, time_limit=max(1.0, time_limit / 3))
+    label = "all ruins" + (" (simple tiles; complex tiles could make it cheaper)" if rules.complex_tiles else "")
     # Fewest tiles of any network joining the ruins, branching allowed: a relaxation, so a valid bound.
     tiles_net = cheapest_network(instance, ruins, unit_cost=True, time_limit=max(1.0, time_limit / 4),
                                  degree_limited=False)
-    if cost_net.status == "infeasible":
+    # The "cannot be joined" proof must relax the game played. Simple tiles only: a hex carries one
+    # track, so a real network's hexes have degree <= 2 and the degree-2 tree (cost_net) relaxes it.
+    # With complex tiles a hex carries two tracks (up to four track ends), so the degree-2 tree is a
+    # restriction, not a relaxation; tiles_net lets every hex branch freely, which relaxes any tile
+    # geometry: if even it cannot join the ruins, no track can.
+    joinable = tiles_net if rules.complex_tiles else cost_net
+    if joinable.status == "infeasible":
         impossible.append("the ruins cannot all be joined into one network (no track can reach some of them)")
     if impossible:
         return Answer("not clearable", f"proof without search: {len(impossible)} obstacle(s) no plan can overcome",
                       limit, 0, None, False,
-                      network=cost_net, network_label="all ruins", impossible=impossible, seconds=time.monotonic() - t0)
+                      network=cost_net, network_label=label, impossible=impossible, seconds=time.monotonic() - t0)
+    # Still a bound with complex tiles: every tile laid covers at most one new hex, and tiles_net
+    # counts the hexes of any branching network.
     tiles_bound = tiles_net.lower_bound or 0
     lower, reasons = rounds_lower_bound(instance, setup, tiles_bound)
     if lower > limit:
         return Answer("not clearable", f"proof: at least {lower} rounds are needed ({'; '.join(reasons)}) "
-                      f"but the round limit is {limit}", limit, lower, None, False, network=cost_net, network_label="all ruins",
+                      f"but the round limit is {limit}", limit, lower, None, False, network=cost_net, network_label=label,
                       bound_reasons=reasons, seconds=time.monotonic() - t0)
+    if cost_net.status == "infeasible":  # complex tiles on: only a network with a complex tile can join them
+        return Answer("unknown", "no network of simple tiles joins all ruins and the planner lays simple tiles "
+                      "only; one with complex tiles may", limit, lower, None, False, network=cost_net,
+                      network_label=label, bound_reasons=reasons, seconds=time.monotonic() - t0)
     # The planner's network need not be proven cheapest: a few seconds per candidate town.
     network, black_town = target_network(instance, setup, min(5.0, max(0.5, time_limit / 12)), base=cost_net)
     deadline = t0 + time_limit
-    answer = Answer("unknown", "", limit, lower, None, False, network=cost_net, network_label="all ruins",
+    answer = Answer("unknown", "", limit, lower, None, False, network=cost_net, network_label=label,
                     bound_reasons=reasons,
                     search={"beam_widths": [], "round_plans_tried": 0, "target_network_cost": network.cost,
                             "black_new_city_town": str(black_town) if black_town else None})

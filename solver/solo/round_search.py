@@ -75,8 +75,9 @@ class RoundPlanner:
         out = []
         for link in self.links:
             n = 0
-            for h in link[1:-1]:
-                if h in state.track:
+            for prev, h in zip(link, link[1:-1]):
+                # The link's own track must run through h (a hex may carry a second track: complex tiles).
+                if state.track_from(h, prev) is not None:
                     n += 1
                 else:
                     break

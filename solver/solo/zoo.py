@@ -186,10 +186,15 @@ def rounds_lower_bound(instance: Instance, setup: Setup, rules: Rules, needs: Ne
 
     tiles_each = sorted(needs.near[h] for h in areas)
 
+    # Each fed area needs a link of at least near[area] track pieces (one hex each) at it, and a link
+    # serves its two ends, so the links hold >= sum(near) / 2 pieces. A simple tile is one piece; a
+    # complex tile (Rules.complex_tiles) is two pieces for one tile, so then tiles >= sum(near) / 4.
+    ends_per_tile = 2 * (2 if rules.complex_tiles else 1)
+
     def max_fed_by_tiles(capacity: int) -> int:
         k, total = 0, 0
         for t in tiles_each:
-            if t >= INF or math.ceil((total + t) / 2) > capacity:
+            if t >= INF or math.ceil((total + t) / ends_per_tile) > capacity:
                 break
             total += t
             k += 1
@@ -669,7 +674,8 @@ def analyse(instance: Instance, difficulty: str, setup: Setup, rules: Rules = Ru
     areas = areas_to_feed(instance)
     needs = relaxed_needs(instance, setup, rules)
     impossible = unfeedable_areas(instance, setup, rules, needs)
-    label = "all animal areas (track only)"
+    label = "all animal areas (track only" + (", simple tiles; complex tiles could make it cheaper)"
+                                              if rules.complex_tiles else ")")
 
     def networks(answer: Answer) -> None:
         answer.network = _proven(instance, areas, "track", net_time)

@@ -71,7 +71,8 @@ _CACHE: dict[tuple, tuple[object, StopGraph]] = {}
 
 def stop_graph(state) -> StopGraph:
     """The state's network as a StopGraph (cached per instance, network, new cities and exit reading)."""
-    key = (id(state.instance), frozenset(state.track.items()), frozenset(state.new_cities.items()),
+    key = (id(state.instance), frozenset(state.track.items()), frozenset(state.second_track.items()),
+           frozenset(state.new_cities.items()),
            state.rules.strict_exits)
     hit = _CACHE.get(key)
     if hit is not None and hit[0] is state.instance:  # the entry keeps its instance alive, so ids are not reused

@@ -52,6 +52,39 @@ class EasterIsland(Ruleset):
         selected = state.blockers | {state.action}
         state.blockers = frozenset() if selected >= set(state.scenario.actions) else frozenset(selected)
 
+    def blocker_lock(self, state) -> str | None:
+        """Why the blocker cycle can never complete again (so the blocked actions stay blocked), or None.
+
+        The cycle resets only once every action space has been selected. An unblocked action that can
+        never be selected again (Locomotive at its maximum, no new city tile left, nothing left for
+        Rapa Nui to turn over: none of these ever reverts on this map, where cubes are only removed)
+        stops it for good. Cash is not a reason: it can always be earned later.
+        """
+        if not state.blockers:
+            return None
+        free = [a for a in state.scenario.actions if a not in state.blockers]
+        never = {name: why for name in free if (why := self._never_selectable(state, name))}
+        if not never:
+            return None
+        blocked = ", ".join(sorted(state.blockers))
+        why = "; ".join(f"{name}: {text}" for name, text in never.items())
+        left = [a for a in free if a not in never]
+        tail = (f"; only {', '.join(left)} can still be selected (once each, then blocked too)" if left
+                else "; no action can be selected again")
+        return (f"the blocker cycle can never complete ({why}), so the blocked action(s) {blocked} can never be "
+                f"selected again" + tail)
+
+    def _never_selectable(self, state, name: str) -> str | None:
+        probe = state.clone()
+        probe.cash, probe.phase = 10 ** 9, "action"  # cash can be earned later: not a lasting reason
+        variants = self.action_variants(probe, name)
+        if not variants:
+            return "nothing is left for it to act on"
+        problems = [self._check_SelectAction(probe, m) for m in variants]
+        if any(p is None for p in problems):
+            return None
+        return problems[0]
+
     def is_cleared(self, state) -> bool:
         # "all of the ruins (cities) are connected into a single network and no statues (cubes) remain"
         if any(state.goods.values()):
