@@ -1,4 +1,5 @@
 """Complex tiles (age-of-steam-base.md): crossings, non-crossing pairs, upgrades, and the reading that turns them off."""
+import dataclasses
 import pathlib
 
 import pytest
@@ -131,7 +132,7 @@ def test_complex_tiles_off_refuses_them_as_before(board):
 
 def test_a_board_without_complex_tile_costs_refuses_them():
     inst = instance(CROSSING)
-    bare = type(inst)(inst.path, inst.board, inst.scenario, inst.difficulties, inst.provenance, {})
+    bare = dataclasses.replace(inst, map_rules={})
     s = to_build(new_state(bare, SETUP, cash=50))
     assert "gives no complex-tile costs" in s.why_illegal(X)
 
