@@ -263,8 +263,12 @@ def _ship_move(entry, index: int, instance: Instance | None) -> Move:
     return Ship(_hex(entry["from"], index, "from", instance), entry["cube"], route, teleports, discount)
 
 
-def replay(instance: Instance, plan: Plan) -> Replay:
-    """Replay a plan through the engine; stop at the first illegal step."""
+def replay(instance: Instance, plan: Plan, observe=None) -> Replay:
+    """Replay a plan through the engine; stop at the first illegal step.
+
+    `observe(round_index, step, state)` is called before each step is applied
+    (pictures use it to see the track a shipment runs on); it must not change the state.
+    """
     state = GameState.new(instance, plan.setup, plan.rules)
     result = Replay(state)
     for index, rnd in enumerate(plan.rounds, start=1):
@@ -274,6 +278,8 @@ def replay(instance: Instance, plan: Plan) -> Replay:
             result.failed_step = Step(index, "round", None)
             return result
         for step in round_moves(state, rnd, index):
+            if observe is not None:
+                observe(index, step, state)
             try:
                 state.apply(step.move)
             except IllegalMove as err:

@@ -6,6 +6,7 @@ is drawn with its hex name, so a transcription error is easy to spot.
 from __future__ import annotations
 
 import math
+from dataclasses import dataclass
 from html import escape
 
 from solver.board.board import Board
@@ -53,13 +54,34 @@ class _Canvas:
             self.add(f'<text x="8" y="{y + i * 11:.1f}" font-size="9" font-family="sans-serif">{escape(line)}</text>')
         head = (f'<svg xmlns="http://www.w3.org/2000/svg" width="{self.width:.0f}" height="{self.height:.0f}" '
                 f'viewBox="0 0 {self.width:.0f} {self.height:.0f}">'
-                f'<title>{escape(title)}</title><rect width="100%" height="100%" fill="#fff"/>')
+                f'<title>{escape(title)}</title>'
+                '<defs>' + "".join(
+                    f'<marker id="arrow{i}" viewBox="0 0 10 10" refX="8" refY="5" markerWidth="5" markerHeight="5" '
+                    f'orient="auto"><path d="M0,0 L10,5 L0,10 z" fill="{colour}"/></marker>'
+                    for i, colour in enumerate(ARROW_COLOURS)) + '</defs>'
+                '<rect width="100%" height="100%" fill="#fff"/>')
         return head + "".join(self.parts) + "</svg>\n"
 
 
+@dataclass(frozen=True)
+class ShipPath:
+    """A shipment as drawn: every hex the cube passes (origin first), teleport hops, and its label."""
+
+    hexes: tuple[Hex, ...]
+    teleports: tuple[int, ...] = ()   # hop i (hexes[i] -> hexes[i+1]) is a jump between exits
+    label: str = ""
+
+
 def render_board(instance, state=None, shipments=(), title: str | None = None,
-                 highlight: set[Hex] | None = None) -> str:
-    """The board, and when given a game state its track, new cities and cubes; shipments as arrows."""
+                 highlight: set[Hex] | None = None, new_track: frozenset = frozenset(),
+                 legend: list[str] | None = None) -> str:
+    """The board, and when given a game state its track, new cities and cubes; shipments as arrows.
+
+    `shipments` holds ShipPaths (drawn hex by hex along the track, offset so that
+    shared hexes stay readable) or plain (stops, teleports) pairs (drawn stop to
+    stop). `new_track` holds (hex, (side, side)) tracks drawn in orange: the
+    track laid in the round a picture is about.
+    """
     board = instance.board
     if not board.terrain:
         return render_graph(board, title)
@@ -118,13 +140,19 @@ def render_board(instance, state=None, shipments=(), title: str | None = None,
             # Both tracks of a complex tile; a non-crossing pair is bent apart so the two do not touch.
             bend = 0.6 if h in state.second_track and len(state.tracks_at(h)) == 2 and \
                 not crosses(h, *state.tracks_at(h)) else 0.0
-            _draw_tile(c, h, a, b, "#222", bend)
+            _draw_tile(c, h, a, b, NEW_TRACK if (h, (a, b)) in new_track else "#222", bend)
         _draw_cubes(c, state)
-    for i, (route, teleports) in enumerate(shipments):
-        _draw_shipment(c, route, teleports, i)
-    legend = [f"{board.name}: hex names as in the instance file; thick black sides are impassable.",
-              "Ruins/cities show their cubes bottom to top; circles with red numbers are danger levels.",
-              "Built track in black; shipments as numbered coloured arrows (dashed hop = exit teleport)."]
+    labels: list[tuple[float, float]] = []
+    for i, ship in enumerate(shipments):
+        if isinstance(ship, ShipPath):
+            _draw_ship_path(c, ship, i, len(shipments), labels)
+        else:
+            _draw_shipment(c, ship[0], ship[1], i)
+    legend = legend or [
+        f"{board.name}: hex names as in the instance file; thick black sides are impassable.",
+        "Ruins/cities show their cubes bottom to top; circles with red numbers are danger levels.",
+        ("Track: black, laid this round orange." if new_track else "Built track in black.") +
+        " Shipments: numbered arrows along the track; dashed = teleport."]
     return c.svg(title or board.name, legend)
 
 
@@ -164,6 +192,7 @@ def _draw_cubes(c: _Canvas, state) -> None:
         c.add(f'<circle cx="{x - 12:.1f}" cy="{y + 8:.1f}" r="4" fill="#0a0" stroke="#000" stroke-width="0.5"/>')
 
 
+NEW_TRACK = "#f08000"
 ARROW_COLOURS = ["#e6194b", "#3cb44b", "#4363d8", "#f58231", "#911eb4", "#42d4f4", "#f032e6", "#9a6324"]
 
 
@@ -178,6 +207,34 @@ def _draw_shipment(c: _Canvas, route, teleports, index: int) -> None:
     q = c.centre(route[-1])
     c.add(f'<circle cx="{q[0] + off:.1f}" cy="{q[1] + off:.1f}" r="5" fill="{colour}"/>')
     c.text((q[0] + off, q[1] + off + 3), str(index + 1), size=7, fill="#fff", weight="bold")
+
+
+def _draw_ship_path(c: _Canvas, ship: ShipPath, index: int, count: int,
+                    labels: list[tuple[float, float]]) -> None:
+    """Along the track, offset sideways by the shipment's number so that shipments sharing hexes stay apart."""
+    colour = ARROW_COLOURS[index % len(ARROW_COLOURS)]
+    off = (index - (count - 1) / 2) * 3.0
+    pts = [c.centre(h) for h in ship.hexes]
+    shifted = []
+    for i, (x, y) in enumerate(pts):
+        a, b = pts[max(i - 1, 0)], pts[min(i + 1, len(pts) - 1)]
+        dx, dy = b[0] - a[0], b[1] - a[1]
+        norm = math.hypot(dx, dy) or 1.0
+        shifted.append((x - dy / norm * off, y + dx / norm * off))
+    for i, (p, q) in enumerate(zip(shifted, shifted[1:])):
+        dash = ' stroke-dasharray="4 3"' if i in ship.teleports else ""
+        last = i == len(shifted) - 2
+        c.add(f'<line x1="{p[0]:.1f}" y1="{p[1]:.1f}" x2="{q[0]:.1f}" y2="{q[1]:.1f}" stroke="{colour}" '
+              f'stroke-width="2.2" opacity="0.9"{dash}' + (f' marker-end="url(#arrow{index % len(ARROW_COLOURS)})"' if last else "") + '/>')
+    if ship.label:
+        # The number sits at the shipment's start, moved down while it would cover another number.
+        x, y = shifted[0]
+        while any(abs(x - lx) < 12 and abs(y - ly) < 11 for lx, ly in labels):
+            y += 11
+        labels.append((x, y))
+        c.add(f'<circle cx="{x:.1f}" cy="{y:.1f}" r="6" fill="{colour}" stroke="#fff" stroke-width="1"/>')
+        c.text((x, y + 3), str(index + 1), size=8, fill="#fff", weight="bold")
+        c.add(f'<title>{escape(ship.label)}</title>')
 
 
 def render_graph(board: Board, title: str | None = None) -> str:
