@@ -31,7 +31,7 @@ import networkx as nx
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from models.steiner import _flow_mip, solve_steiner  # noqa: E402
+from models.steiner import flow_mip, solve_steiner  # noqa: E402
 from solver.board.pace import read_gr  # noqa: E402
 
 DEFAULT_FOLDER = ROOT.parent / "shared" / "data" / "pace2018-track1"
@@ -97,7 +97,7 @@ def run(folder: pathlib.Path, out: pathlib.Path, time_limit: float | None,
             row["nx_approx_ratio"] = f"{nx_value / opt:.4f}" if opt else ""
             row["nx_approx_seconds"] = f"{nx_seconds:.3f}"
             edges = [(u, v, d["weight"]) for u, v, d in graph.edges(data=True)]
-            plain = _flow_mip(list(graph.nodes), edges, {v: 0 for v in graph}, list(inst.terminals),
+            plain = flow_mip(list(graph.nodes), edges, {v: 0 for v in graph}, list(inst.terminals),
                               time_limit=baseline_limit, strengthen=False)
             capped = plain.status != "optimal" and plain.seconds >= baseline_limit * 0.95
             row["plain_mip_status"] = plain.status

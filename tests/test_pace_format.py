@@ -77,3 +77,23 @@ def test_line_number_points_at_the_bad_line():
 def test_unreadable_file_is_an_input_error(tmp_path):
     with pytest.raises(InputError, match="cannot read"):
         read_gr(tmp_path / "missing.gr")
+
+
+def test_absurd_node_count_is_refused_before_allocating():
+    text = GOOD.replace("Nodes 4", "Nodes 300000000")
+    with pytest.raises(InputError, match="node count 300000000") as err:
+        parse_gr(text, "big.gr")
+    assert "big.gr:2" in str(err.value)
+
+
+def test_absurd_edge_count_is_refused():
+    with pytest.raises(InputError, match="edge count 10000000000") as err:
+        parse_gr(GOOD.replace("Edges 4", "Edges 10000000000"), "big.gr")
+    assert "big.gr:3" in str(err.value)
+
+
+def test_cli_refuses_300_million_nodes_with_exit_2(run_cli, tmp_path):
+    path = tmp_path / "big.gr"
+    path.write_text(GOOD.replace("Nodes 4", "Nodes 300000000"))
+    res = run_cli("steiner", path, "--json")
+    assert res.code == 2 and res.out == "" and f"{path}:2" in res.err and "Traceback" not in res.err

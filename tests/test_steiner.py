@@ -13,6 +13,7 @@ import networkx as nx
 import pytest
 
 import models.steiner as steiner
+from models.steiner import cut, dual_ascent, pipeline, reductions
 from models.steiner import solve_steiner
 from solver.board.errors import InputError
 from solver.board.pace import read_gr
@@ -214,13 +215,13 @@ def exact_path(request, monkeypatch):
     distance tests are switched off (both are valid, just weaker), so that
     the easy instances are not closed before the LP."""
     if request.param != "dp":
-        monkeypatch.setattr(steiner, "DP_FIRST_LIMIT", -1)
-        monkeypatch.setattr(steiner, "DP_FINAL_LIMIT", -1)
+        monkeypatch.setattr(pipeline, "DP_FIRST_LIMIT", -1)
+        monkeypatch.setattr(pipeline, "DP_FINAL_LIMIT", -1)
     if request.param == "lp+cut-mip":
-        monkeypatch.setattr(steiner._Digraph, "dual_ascent", lambda self, root, cuts=None: (0, list(self.cost)))
-        monkeypatch.setattr(steiner._Work, "sd_test", lambda self: 0)
-        monkeypatch.setattr(steiner._Work, "nearest_terminal_test", lambda self: False)
-        monkeypatch.setattr(steiner._CutLP, "run", _one_lp_round)
+        monkeypatch.setattr(dual_ascent.Digraph, "dual_ascent", lambda self, root, cuts=None: (0, list(self.cost)))
+        monkeypatch.setattr(reductions, "sd_test", lambda wk, deadline=None: 0)
+        monkeypatch.setattr(reductions, "nearest_terminal_test", lambda wk: False)
+        monkeypatch.setattr(cut.CutLP, "run", _one_lp_round)
     return request.param
 
 
@@ -262,6 +263,34 @@ def test_random_degree_bounded_graphs_match_enumeration():
         checked += 1
 
 
+# issue 14: weights that floats cannot tell apart, exact on every path
+
+def big_weight_graph():
+    """Terminals a, b, c and hubs s, t joined by an edge of weight 1, every
+    other edge 2^58 plus 0..2: the star at s and the tree a-t-s-b,c both
+    weigh 3 * 2^58 + 3, the star at t one more, a difference no float
+    (53-bit mantissa) can see. No reduction applies, so the exact paths
+    themselves must get it right."""
+    g = nx.Graph()
+    for x, w in zip("abc", [1, 1, 1]):
+        g.add_edge("s", x, weight=2 ** 58 + w)
+    for x, w in zip("abc", [0, 2, 2]):
+        g.add_edge("t", x, weight=2 ** 58 + w)
+    g.add_edge("s", "t", weight=1)
+    return g, ["a", "b", "c"], 3 * 2 ** 58 + 3
+
+
+def test_weights_of_2_to_58_are_solved_exactly_never_infeasible(exact_path):
+    g, terms, optimum = big_weight_graph()
+    res = solve_steiner(g, terms)
+    assert res.status != "infeasible"
+    assert res.value == optimum == recheck(g, terms, res)
+    assert res.lower_bound <= optimum
+    assert res.stats["reduced_edges"] == 7  # the reductions left it to the exact path
+    if exact_path != "lp+cut-mip":  # integer paths prove it; float bounds keep a relative margin
+        assert res.status == "optimal" and res.lower_bound == optimum
+
+
 @pytest.mark.parametrize("strengthen", [False, True])
 def test_flow_mip_alone_agrees_with_enumeration(strengthen):
     # the baseline of the benchmark must be a correct solver too
@@ -270,7 +299,7 @@ def test_flow_mip_alone_agrees_with_enumeration(strengthen):
         g, terms = random_instance(rng, 7, 0.5, with_costs=True)
         edges = [(u, v, d["weight"]) for u, v, d in g.edges(data=True)]
         cost = {v: g.nodes[v]["cost"] for v in g}
-        out = steiner._flow_mip(list(g.nodes), edges, cost, terms, time_limit=30, strengthen=strengthen)
+        out = steiner.flow_mip(list(g.nodes), edges, cost, terms, time_limit=30, strengthen=strengthen)
         assert out.status == "optimal" and out.value == brute_force(g, terms)
 
 
@@ -305,8 +334,8 @@ def test_pace_instance_solved_to_its_known_optimum(name):
 @needs_pace
 def test_pace_instance_through_lp_and_cut_mip(monkeypatch):
     # the path the largest instances take, on a small one
-    monkeypatch.setattr(steiner, "DP_FIRST_LIMIT", -1)
-    monkeypatch.setattr(steiner, "DP_FINAL_LIMIT", -1)
+    monkeypatch.setattr(pipeline, "DP_FIRST_LIMIT", -1)
+    monkeypatch.setattr(pipeline, "DP_FINAL_LIMIT", -1)
     inst = read_gr(PACE / "instance027.gr")
     res = solve_steiner(inst.graph(), inst.terminals)
     assert (res.status, res.value) == ("optimal", known_optima()["instance027.gr"])

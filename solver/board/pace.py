@@ -19,6 +19,12 @@ section, node out of range, negative or non-integer weight, wrong counts)
 raises `InputError` naming the file and line instead of guessing. Blank lines
 and other sections (the track-2 `Tree Decomposition`) are tolerated; a line
 `33D32945 STP File ...` header as in SteinLib files is also accepted.
+
+Sizes are refused before anything is allocated: at most `MAX_NODES` nodes
+and `MAX_EDGES` edges (a declared count of 300,000,000 nodes would otherwise
+build a graph that does not fit in memory), and edge weights totalling below
+`MAX_TOTAL_WEIGHT`, the range in which the solver's arithmetic (int64
+tables) is exact.
 """
 from __future__ import annotations
 
@@ -28,6 +34,10 @@ from dataclasses import dataclass, field
 import networkx as nx
 
 from solver.board.errors import InputError
+
+MAX_NODES = 1_000_000  # PACE 2018 track 1 goes up to about 235,000
+MAX_EDGES = 5_000_000
+MAX_TOTAL_WEIGHT = 2**61  # == models.steiner.dp.EXACT_TOTAL (checked by a test)
 
 
 @dataclass
@@ -80,6 +90,7 @@ def parse_gr(text: str, source: str = "<string>") -> PaceInstance:
     m_declared: int | None = None
     k_declared: int | None = None
     edges: list[tuple[int, int, int]] = []
+    total_weight = 0
     terminals: list[int] = []
     seen_sections: set[str] = set()
     extra: list[str] = []
@@ -150,6 +161,8 @@ def parse_gr(text: str, source: str = "<string>") -> PaceInstance:
                 n = _int(tok[1], "node count", where)
                 if n < 1:
                     raise InputError(f"node count must be at least 1, got {n}", where)
+                if n > MAX_NODES:
+                    raise InputError(f"node count {n} is above the {MAX_NODES:,} nodes this reader accepts", where)
             elif head == "EDGES":
                 if len(tok) != 2:
                     raise InputError("expected 'Edges M'", where)
@@ -158,6 +171,10 @@ def parse_gr(text: str, source: str = "<string>") -> PaceInstance:
                 m_declared = _int(tok[1], "edge count", where)
                 if m_declared < 0:
                     raise InputError(f"edge count must be non-negative, got {m_declared}", where)
+                if m_declared > MAX_EDGES:
+                    raise InputError(
+                        f"edge count {m_declared} is above the {MAX_EDGES:,} edges this reader accepts", where
+                    )
             elif head == "E":
                 if n is None:
                     raise InputError("edge line before 'Nodes N'", where)
@@ -171,6 +188,15 @@ def parse_gr(text: str, source: str = "<string>") -> PaceInstance:
                         raise InputError(f"edge end {x} is not a node (nodes are 1..{n})", where)
                 if w < 0:
                     raise InputError(f"edge weight must be non-negative, got {w}", where)
+                total_weight += w
+                if total_weight >= MAX_TOTAL_WEIGHT:
+                    raise InputError(
+                        f"edge weights reach {total_weight} here, at least 2^61: beyond what the "
+                        "solver computes exactly",
+                        where,
+                    )
+                if len(edges) >= MAX_EDGES:
+                    raise InputError(f"more than {MAX_EDGES:,} edge lines", where)
                 edges.append((u, v, w))
             else:
                 raise InputError(f"expected 'Nodes', 'Edges', 'E u v w' or 'END', got {line!r}", where)
