@@ -17,7 +17,7 @@ import pytest
 
 from models.steiner import arcs, cut, dp, flow_mip, solve_steiner
 from models.steiner.subgraph import Sub
-from solver import pace
+from solver.board import pace
 from solver.board.errors import InputError
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
