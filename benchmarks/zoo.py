@@ -1,6 +1,12 @@
 """Benchmark: the Zoo solver on seeded setups and both readings of the exit rule, with the route search timed.
 
-    python benchmarks/zoo.py [--seeds 20] [--time-limit 60] [--variants setup,dangers] [--out results/zoo.csv]
+    python benchmarks/zoo.py [--seeds 20] [--work 5000] [--cp-time 1] [--variants setup,dangers]
+                             [--exits designer] [--out results/zoo.csv]
+
+Reproducible mode: the beam search stops after --work round plans, CP-SAT (models/solo_game)
+runs with 1 worker and max_deterministic_time --cp-time per model. `proof` is the proof
+source (counting bound, relaxation, or unknown). Baseline in the same run: today's beam
+search alone, the solver's first phase (`beam_rounds`, `beam_seconds`).
 
 Variants (one row per variant, seed and exit reading):
 * setup: instances/zoo.toml as it is; the seed draws the food's colours from
@@ -11,7 +17,8 @@ Variants (one row per variant, seed and exit reading):
   numbers themselves unchanged. The printed board is not available, so these
   rows show how the solver fares on other plausible layouts.
 
-Exit readings: designer (food may pass an exit) and strict (--strict-exits).
+Exit readings: designer (food may pass an exit, the default reading) and, with --exits
+designer,strict, strict (--strict-exits).
 
 Beside each solve, in the same run, the shipment search against its baseline:
 the full least-locomotive table (every animal area as origin, every
@@ -41,6 +48,9 @@ ROOT = pathlib.Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 import solver.solo.zoo as zoo  # noqa: E402
+import solver.solo.zoo_networks as zoo_networks  # noqa: E402
+import solver.report.zoo_report as zoo_report  # noqa: E402
+from solver.solo.relaxation import SolveParams  # noqa: E402
 import solver.solo.zoo_routes as zr  # noqa: E402
 from solver.games import load_instance  # noqa: E402
 from solver.engine.moves import EndBuild, IssueShares, SelectAction  # noqa: E402
@@ -49,7 +59,7 @@ from solver.engine.setup import draw_setup  # noqa: E402
 from solver.engine.state import GameState, Rules  # noqa: E402
 
 FIELDS = ["variant", "seed", "exits", "dangers", "verdict", "min_rounds", "rounds_lower_bound", "rounds_upper_bound",
-          "proof", "shares", "cash", "track_cost", "network_cost", "network_status", "teleport_network_cost",
+          "proof", "shares", "shares_lower_bound", "shares_proved", "beam_rounds", "beam_seconds", "cash", "track_cost", "network_cost", "network_status", "teleport_network_cost",
           "seconds", "networks_computed", "network_seconds",
           "table_pairs", "table_ms", "plain_bfs_ms", "bfs_time_ratio",
           "dense_pairs", "dense_table_ms", "dense_plain_bfs_ms", "dense_bfs_time_ratio", "tables_agree"]
@@ -82,25 +92,32 @@ def dense_state(inst, setup, rules, seed: int):
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--seeds", type=int, default=20)
-    ap.add_argument("--time-limit", type=float, default=60.0)
+    ap.add_argument("--time-limit", type=float, default=60.0, help="for the network optimizer only")
+    ap.add_argument("--work", type=int, default=5000)
+    ap.add_argument("--cp-time", type=float, default=1.0)
+    ap.add_argument("--exits", default="designer")
     ap.add_argument("--variants", default="setup,dangers")
     ap.add_argument("--out", default=str(ROOT / "results" / "zoo.csv"))
     args = ap.parse_args()
     base = load_instance(ROOT / "instances" / "zoo.toml")
     rows = []
+    params = SolveParams(workers=1, deterministic_time=args.cp_time)
+    print(f"reproducible mode: --work {args.work} round plans, CP-SAT 1 worker, max_deterministic_time "
+          f"{args.cp_time} per model; exit readings {args.exits}", flush=True)
     print(",".join(FIELDS), flush=True)
     for variant in args.variants.split(","):
         for seed in range(1, args.seeds + 1):
-            inst = base if variant == "setup" else zoo.shuffled_dangers(base, seed)
+            inst = base if variant == "setup" else zoo_report.shuffled_dangers(base, seed)
             setup = draw_setup(inst, "standard", seed)
-            for exits in ("designer", "strict"):
+            for exits in args.exits.split(","):
                 rules = Rules(strict_exits=exits == "strict")
-                computed_before = len(zoo._PROVEN)
-                a = zoo.analyse(inst, "standard", setup, rules, time_limit=args.time_limit)
-                computed = len(zoo._PROVEN) > computed_before
-                proof = ("impossible-without-search" if a.impossible else
-                         "bound" if a.verdict == "not clearable" else
-                         "plan-meets-bound" if a.min_rounds_proved else "unknown")
+                computed_before = len(zoo_networks._PROVEN)
+                a = zoo.analyse(inst, "standard", setup, rules, time_limit=args.time_limit, budget=args.work,
+                                params=params)
+                computed = len(zoo_networks._PROVEN) > computed_before
+                proof = ((a.search.get("proof_source") or "unknown")
+                         if (a.verdict == "not clearable" or a.min_rounds_proved) else "unknown")
+                shares = a.search.get("shares") or {}
                 end = a.end_state or {}
                 origins = sorted(inst.board.cities)
                 if a.plan is not None:
@@ -116,7 +133,10 @@ def main() -> None:
                                            for h in sorted(inst.board.cities)),
                        "verdict": a.verdict, "min_rounds": a.upper_bound if a.min_rounds_proved else "",
                        "rounds_lower_bound": a.lower_bound, "rounds_upper_bound": a.upper_bound or "",
-                       "proof": proof, "shares": end.get("shares", ""), "cash": end.get("cash", ""),
+                       "proof": proof, "shares": end.get("shares", ""),
+                       "shares_lower_bound": "" if shares.get("lower_bound") is None else shares["lower_bound"],
+                       "shares_proved": bool(shares.get("proved")), "beam_rounds": a.search.get("beam_rounds") or "",
+                       "beam_seconds": a.search.get("beam_seconds", ""), "cash": end.get("cash", ""),
                        "track_cost": end.get("spent_on_track", ""),
                        "network_cost": a.network.cost if a.network else "",
                        "network_status": a.network.status if a.network else "",
@@ -141,6 +161,15 @@ def main() -> None:
     secs = [r["seconds"] for r in rows]
     proved = sum(1 for r in rows if r["proof"] != "unknown")
     ratios = [r["dense_bfs_time_ratio"] for r in rows if r["dense_bfs_time_ratio"] != ""]
+    both = [r for r in rows if r["min_rounds"] != ""]
+    worse = sum(1 for r in both if r["beam_rounds"] == "" or r["beam_rounds"] > r["min_rounds"])
+    ratio = sum(r["seconds"] for r in rows) / max(1e-9, sum(r["beam_seconds"] or 0 for r in rows))
+    sources = {}
+    for r in rows:
+        sources[r["proof"]] = sources.get(r["proof"], 0) + 1
+    print(f"\nproof sources {sources}; fewest shares proved {sum(1 for r in rows if r['shares_proved'])}; "
+          f"baseline (today's beam search, same budget, same run): rounds exceed the proven minimum in {worse} of "
+          f"{len(both)}; time ratio solver/beam {ratio:.2f}; over 120 s: {sum(1 for s in secs if s > 120)}")
     print(f"\n{len(rows)} solves: {proved} answered with proof; seconds median {statistics.median(secs):.2f}, "
           f"max {max(secs):.2f}; dense route table median {statistics.median(r['dense_table_ms'] for r in rows):.2f} ms "
           f"(plain BFS {statistics.median(r['dense_plain_bfs_ms'] for r in rows):.2f} ms, ratio median "

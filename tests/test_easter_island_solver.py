@@ -5,11 +5,13 @@ import pytest
 
 from solver.solo.easter_island import analyse, rounds_lower_bound
 from solver.engine.plan import plan_from_json, replay
+from solver.solo.relaxation import SolveParams
 from solver.engine.state import Rules
 from tests.conftest import INSTANCES
 from tests.helpers import H, instance
 
 TINY_SETUP = {H("A1"): ["red", "blue"], H("C1"): ["red"]}
+QUICK = SolveParams(workers=1, deterministic_time=1.0)  # CP-SAT kept short in tests
 
 
 def referee_clears(inst, answer) -> int:
@@ -87,7 +89,7 @@ def test_each_difficulty_fixed_setup_plan_passes_the_referee_and_meets_the_bound
     from solver.engine.setup import draw_setup, parse_bag
     inst = instance("easter-island.toml")
     setup = draw_setup(inst, difficulty, FIXED[difficulty], parse_bag(NO_PURPLE))
-    answer = analyse(inst, difficulty, setup, time_limit=120, beam_width=2, polish_width=0)
+    answer = analyse(inst, difficulty, setup, time_limit=120, beam_width=2, polish_width=0, params=QUICK)
     assert answer.verdict == "clearable"
     # The bound is computed without the search: cubes per round and tiles per round.
     cubes = sum(len(c) for c in setup.values())
@@ -99,7 +101,7 @@ def test_each_difficulty_fixed_setup_plan_passes_the_referee_and_meets_the_bound
 def test_cli_plan_out_is_accepted_by_check_plan(run_cli, tmp_path):
     plan_path = tmp_path / "plan.json"
     res = run_cli("easter-island", "--difficulty", "easy", "--seed", FIXED["easy"], "--bag", NO_PURPLE,
-                  "--time-limit", "120", "--json", "--plan-out", plan_path)
+                  "--work", "5000", "--cp-time", "1", "--json", "--plan-out", plan_path)
     assert res.code == 0, res.err
     data = json.loads(res.out)
     assert data["verdict"] == "clearable" and data["plan"] is not None

@@ -56,6 +56,12 @@ def summarise(records: list[dict], kind: str) -> dict:
         "rounds_upper_bounds_unproved": [r["rounds_upper_bound"] for r in clear if r.get("min_rounds") is None],
         "track_cost": [r["track_cost"] for r in clear if r.get("track_cost") is not None],
         "shares": [r["shares"] for r in clear if r.get("shares") is not None],
+        # fewest shares at the minimum round count: proved values, and (lower, upper) where not proved
+        "min_shares_proved": [r["shares_upper_bound"] for r in clear if r.get("shares_proved")],
+        "min_shares_bounds": [[r.get("shares_lower_bound"), r.get("shares_upper_bound")] for r in clear
+                              if r.get("min_rounds") is not None and not r.get("shares_proved")
+                              and r.get("shares_upper_bound") is not None],
+        "proof_sources": dict(Counter(r.get("proof_source") or "none" for r in records)),
     })
     rounds_all = [r.get("min_rounds") or r.get("rounds_upper_bound") for r in clear]
     out["median_rounds"] = statistics.median(rounds_all) if rounds_all else None
@@ -160,6 +166,9 @@ def write_report(run_dir: str | pathlib.Path) -> dict:
             md.append(f"- clearable: {s['clearable']}, not clearable: {s['not_clearable']}, "
                       f"verdict unknown: {s['verdict_unknown']}")
             md.append(f"- minimum rounds proved for {s['min_rounds_proved']} of the clearable setups")
+            md.append(f"- minimum rounds: {dict(sorted(Counter(s['min_rounds']).items()))}; fewest shares at that "
+                      f"round count, proved: {dict(sorted(Counter(s.get('min_shares_proved', [])).items()))}, "
+                      f"between bounds: {s.get('min_shares_bounds', [])}; proof sources: {s.get('proof_sources')}")
             if s["not_clearable_reasons"]:
                 md.append("- most common reasons for not clearable: " + "; ".join(
                     f"{k} ({v})" for k, v in s["not_clearable_reasons"].items()))

@@ -49,6 +49,11 @@ def easter_island(
     plan_out: Optional[Path] = typer.Option(None, "--plan-out", help="Write the plan (for check-plan) here."),
     instance: Optional[Path] = typer.Option(None, "--instance", help="Board file (default instances/easter-island.toml)."),
     bag: Optional[str] = typer.Option(None, "--bag", help="Draw from this bag instead of the instance's, e.g. 'red=20,blue=20,yellow=20,black=16' (reported as an assumption)."),
+    from_file: Optional[Path] = typer.Option(None, "--from", help="Play on from a position: a plan file (as --plan-out writes it) whose rounds stop mid-game; it is replayed by the referee, then solved from the state reached (setup, difficulty and readings come from the file)."),
+    deterministic: bool = typer.Option(True, "--deterministic/--wall-clock", help="Reproducible mode (default): the plan search stops after --work round plans, CP-SAT uses --cp-workers workers and the deterministic time limit --cp-time (max_deterministic_time). --wall-clock: stop the plan search at --time-limit seconds. (The network optimizer keeps a wall-clock share of --time-limit; on the shipped boards it finishes with proof, so answers repeat.)"),
+    work: int = typer.Option(20000, "--work", help="Round plans the plan search may try (reproducible mode)."),
+    cp_time: float = typer.Option(2.0, "--cp-time", help="CP-SAT deterministic time limit per model (max_deterministic_time)."),
+    cp_workers: int = typer.Option(1, "--cp-workers", help="CP-SAT workers (fixed, for reproducible answers)."),
 ) -> None:
     """Can this Easter Island setup be cleared, in how few rounds, how cheaply, and how."""
     from solver.solo.easter_island import analyse
@@ -61,10 +66,22 @@ def easter_island(
     inst = load_instance(instance or default_instance("easter-island"))
     if inst.scenario.ruleset != "easter-island":
         raise InputError(f"this is a {inst.scenario.ruleset} board, not Easter Island", "--instance")
-    cubes, used_seed = read_setup(inst, difficulty, seed, setup, bag)
-    rules = Rules(strict_action=strict_action)
-    answer = analyse(inst, difficulty, cubes, rules, rounds=rounds, time_limit=time_limit)
+    from solver.solo.position import position_from, solo_extras, solve_mode
+    budget, params = solve_mode(deterministic, work, cp_time, cp_workers)
+    start = None
+    if from_file is not None:
+        if seed is not None or setup is not None or bag is not None:
+            raise InputError("--from brings its own setup; drop --seed, --setup and --bag", "--from")
+        prefix, start = position_from(inst, str(from_file))
+        cubes, used_seed, rules, difficulty = prefix.setup, None, prefix.rules, prefix.difficulty
+    else:
+        cubes, used_seed = read_setup(inst, difficulty, seed, setup, bag)
+        rules = Rules(strict_action=strict_action)
+    answer = analyse(inst, difficulty, cubes, rules, rounds=rounds, time_limit=time_limit, budget=budget,
+                     params=params, start=start)
     data = answer_json(inst, "easter-island", difficulty, cubes, answer, rules, used_seed)
+    extra, extra_lines = solo_extras(answer, start)
+    data.update(extra)
     if bag:
         data["bag_override"] = bag
         data["assumed_values"].append({"key": "--bag", "source": "assumed",
@@ -72,8 +89,11 @@ def easter_island(
     svg_text = None
     if svg is not None:
         svg_text = solo_svg(inst, answer, cubes, rules, render_board)
-    emit(data, answer_text(data, inst, rules), json_out, svg, svg_text, plan_out,
-         answer.plan.to_json(inst) if answer.plan else None)
+    text = answer_text(data, inst, rules)
+    if extra_lines:
+        head, _, tail = text.partition("\nPlan found:")
+        text = head + "\n" + "\n".join(extra_lines) + ("\nPlan found:" + tail if tail else "")
+    emit(data, text, json_out, svg, svg_text, plan_out, answer.plan.to_json(inst) if answer.plan else None)
 
 
 def solo_svg(inst, answer, cubes, rules, render_board) -> str:

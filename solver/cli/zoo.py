@@ -102,6 +102,11 @@ def zoo(
     svg: Optional[Path] = typer.Option(None, "--svg", help="Draw the plan's network, feedings and teleports (dashed)."),
     plan_out: Optional[Path] = typer.Option(None, "--plan-out", help="Write the plan (for check-plan) here."),
     instance: Optional[Path] = typer.Option(None, "--instance", help="Board file (default instances/zoo.toml)."),
+    from_file: Optional[Path] = typer.Option(None, "--from", help="Play on from a position: a plan file (as --plan-out writes it) whose rounds stop mid-game; it is replayed by the referee, then solved from the state reached (setup, difficulty and readings come from the file)."),
+    deterministic: bool = typer.Option(True, "--deterministic/--wall-clock", help="Reproducible mode (default): the plan search stops after --work round plans, CP-SAT uses --cp-workers workers and the deterministic time limit --cp-time (max_deterministic_time). --wall-clock: stop the plan search at --time-limit seconds. (The network optimizer keeps a wall-clock share of --time-limit; on the shipped boards it finishes with proof, so answers repeat.)"),
+    work: int = typer.Option(20000, "--work", help="Round plans the plan search may try (reproducible mode)."),
+    cp_time: float = typer.Option(2.0, "--cp-time", help="CP-SAT deterministic time limit per model (max_deterministic_time)."),
+    cp_workers: int = typer.Option(1, "--cp-workers", help="CP-SAT workers (fixed, for reproducible answers)."),
 ) -> None:
     """Can every animal be fed, in how few rounds, how cheaply, and how."""
     if ctx.invoked_subcommand is not None:
@@ -109,18 +114,34 @@ def zoo(
     from solver.report.render import render_board
     from solver.report.solo_report import answer_text
     from solver.engine.state import Rules
-    from solver.solo.zoo import analyse, zoo_answer_json
+    from solver.solo.zoo import analyse
+    from solver.report.zoo_report import zoo_answer_json
 
     check_output_path(svg, "--svg")
     check_output_path(plan_out, "--plan-out")
+    from solver.solo.position import position_from, solo_extras, solve_mode
     inst = _zoo_instance(instance)
-    food, used_seed = read_zoo_setup(inst, difficulty, seed, setup)
-    rules = Rules(strict_exits=strict_exits, feed_new_cities=literal_areas)
-    answer = analyse(inst, difficulty, food, rules, rounds=rounds, time_limit=time_limit)
+    budget, params = solve_mode(deterministic, work, cp_time, cp_workers)
+    start = None
+    if from_file is not None:
+        if seed is not None or setup is not None:
+            raise InputError("--from brings its own setup; drop --seed and --setup", "--from")
+        prefix, start = position_from(inst, str(from_file))
+        food, used_seed, rules, difficulty = prefix.setup, None, prefix.rules, prefix.difficulty
+    else:
+        food, used_seed = read_zoo_setup(inst, difficulty, seed, setup)
+        rules = Rules(strict_exits=strict_exits, feed_new_cities=literal_areas)
+    answer = analyse(inst, difficulty, food, rules, rounds=rounds, time_limit=time_limit, budget=budget,
+                     params=params, start=start)
     data = zoo_answer_json(inst, difficulty, food, answer, rules, used_seed)
+    extra, extra_lines = solo_extras(answer, start)
+    data.update(extra)
     svg_text = solo_svg(inst, answer, food, rules, render_board) if svg is not None else None
-    emit(data, answer_text(data, inst, rules), json_out, svg, svg_text, plan_out,
-         answer.plan.to_json(inst) if answer.plan else None)
+    text = answer_text(data, inst, rules)
+    if extra_lines:
+        head, _, tail = text.partition("\nPlan found:")
+        text = head + "\n" + "\n".join(extra_lines) + ("\nPlan found:" + tail if tail else "")
+    emit(data, text, json_out, svg, svg_text, plan_out, answer.plan.to_json(inst) if answer.plan else None)
 
 
 @zoo_app.command("routes")

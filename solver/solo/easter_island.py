@@ -28,6 +28,7 @@ from solver.engine.moves import IssueShares, Pass, SelectAction, Ship, UpgradeLo
 from models.network import Network, cheapest_network
 from solver.engine.plan import Plan, RoundPlan, replay
 from solver.solo.round_search import Node, RoundPlanner, widths
+from solver.solo.relaxation import SolveParams, proof_record, game_spec, min_shares_bound, rounds_relaxation
 from solver.engine.setup import Setup
 from solver.report.solo_report import Answer
 from solver.engine.shipping import shipments
@@ -305,7 +306,7 @@ class _Planner(RoundPlanner):
                 played = self.with_shares(node.state, RoundPlan(0, action, str(target) if target else None, build))
                 if played is not None:
                     out.extend(self.ship_variants(node, *played, firsts=3, seconds=2))
-                if time.monotonic() > self.deadline:
+                if self.out_of_time():
                     return out
         return out
 
@@ -393,12 +394,21 @@ def target_network(instance: Instance, setup: Setup, time_limit: float,
 
 
 def analyse(instance: Instance, difficulty: str, setup: Setup, rules: Rules = Rules(), rounds: int | None = None,
-            time_limit: float = 60.0, beam_width: int = 54,
-            polish_width: int = 8) -> Answer:
+            time_limit: float = 60.0, beam_width: int = 54, polish_width: int = 8,
+            budget: int | None = None, params: SolveParams | None = None, start: Node | None = None,
+            relax: bool = True) -> Answer:
+    """Verdict, proven bounds and a referee-checked plan.
+
+    Deterministic mode (`budget` given): the beam stops after `budget` round plans instead of at
+    the clock, and CP-SAT runs with `params` (fixed workers, deterministic time limit).
+    `start`: a position reached by a plan prefix (a state at the start of a round and its rounds).
+    """
     t0 = time.monotonic()
+    params = params or SolveParams()
     limit = rounds or instance.scenario.rounds
     ruins = sorted(instance.board.cities)
-    impossible = unreachable_cubes(instance, setup)
+    goods = setup if start is None else {h: list(c) for h, c in start.state.goods.items() if c}
+    impossible = unreachable_cubes(instance, goods)
     cost_net = cheapest_network(instance, ruins, time_limit=max(1.0, time_limit / 3))
     label = "all ruins" + (" (simple tiles; complex tiles could make it cheaper)" if rules.complex_tiles else "")
     # Fewest tiles of any network joining the ruins, branching allowed: a relaxation, so a valid bound.
@@ -413,70 +423,138 @@ def analyse(instance: Instance, difficulty: str, setup: Setup, rules: Rules = Ru
     if joinable.status == "infeasible":
         impossible.append("the ruins cannot all be joined into one network (no track can reach some of them)")
     if impossible:
-        return Answer("not clearable", f"proof without search: {len(impossible)} obstacle(s) no plan can overcome",
-                      limit, 0, None, False,
-                      network=cost_net, network_label=label, impossible=impossible, seconds=time.monotonic() - t0)
-    # Still a bound with complex tiles: every tile laid covers at most one new hex, and tiles_net
-    # counts the hexes of any branching network.
-    tiles_bound = tiles_net.lower_bound or 0
-    lower, reasons = rounds_lower_bound(instance, setup, tiles_bound)
+        answer = Answer("not clearable", f"proof without search: {len(impossible)} obstacle(s) no plan can overcome",
+                        limit, 0, None, False,
+                        network=cost_net, network_label=label, impossible=impossible,
+                        seconds=time.monotonic() - t0)
+        answer.search["proof_source"] = "counting bound"
+        return answer
+    first = 1 if start is None else start.state.round
+    if start is None:
+        # Still a bound with complex tiles: every tile laid covers at most one new hex, and tiles_net
+        # counts the hexes of any branching network.
+        tiles_bound = tiles_net.lower_bound or 0
+        lower, reasons = rounds_lower_bound(instance, setup, tiles_bound)
+    else:
+        lower, reasons = first, [f"the position is at the start of round {first}"]
     if lower > limit:
-        return Answer("not clearable", f"proof: at least {lower} rounds are needed ({'; '.join(reasons)}) "
-                      f"but the round limit is {limit}", limit, lower, None, False, network=cost_net, network_label=label,
-                      bound_reasons=reasons, seconds=time.monotonic() - t0)
+        answer = Answer("not clearable", f"proof: at least {lower} rounds are needed ({'; '.join(reasons)}) "
+                        f"but the round limit is {limit}", limit, lower, None, False, network=cost_net,
+                        network_label=label, bound_reasons=reasons, seconds=time.monotonic() - t0)
+        answer.search["proof_source"] = "counting bound"
+        return answer
     if cost_net.status == "infeasible":  # complex tiles on: only a network with a complex tile can join them
         return Answer("unknown", "no network of simple tiles joins all ruins and the planner lays simple tiles "
                       "only; one with complex tiles may", limit, lower, None, False, network=cost_net,
                       network_label=label, bound_reasons=reasons, seconds=time.monotonic() - t0)
+    counting = lower
     # The planner's network need not be proven cheapest: a few seconds per candidate town.
-    network, black_town = target_network(instance, setup, min(5.0, max(0.5, time_limit / 12)), base=cost_net)
+    network, black_town = target_network(instance, goods, min(5.0, max(0.5, time_limit / 12)), base=cost_net)
     deadline = t0 + time_limit
     answer = Answer("unknown", "", limit, lower, None, False, network=cost_net, network_label=label,
                     bound_reasons=reasons,
                     search={"beam_widths": [], "round_plans_tried": 0, "target_network_cost": network.cost,
-                            "black_new_city_town": str(black_town) if black_town else None})
-    # Widen the beam until a plan meets the lower bound or time runs out.
+                            "black_new_city_town": str(black_town) if black_town else None,
+                            "deterministic": budget is not None})
+
+    def over() -> bool:
+        if budget is not None:
+            return answer.search["round_plans_tried"] >= budget
+        return time.monotonic() > deadline
+
+    def planner_for(width: int) -> _Planner:
+        planner = _Planner(instance, setup, rules, network, black_town, width, deadline if budget is None
+                           else float("inf"))
+        if budget is not None:
+            planner.work_limit = max(0, budget - answer.search["round_plans_tried"])
+        return planner
+
     best_key = None
+
+    def accept(found: Node) -> None:
+        nonlocal best_key
+        plan = Plan(instance.board.name, difficulty, rules, setup, found.rounds)
+        check = replay(instance, plan)  # the referee, not the planner, says whether it clears
+        if check.error is None and check.state.cleared_round is not None:
+            key = (check.state.cleared_round, check.state.shares, -check.state.cash)
+            if best_key is None or key < best_key:
+                best_key = key
+                answer.plan, answer.end_state = plan, check.state.summary()
+                answer.upper_bound = check.state.cleared_round
+        else:
+            answer.search["referee_rejected"] = check.error or "did not clear"
+
+    # 1. A plan: widen the beam until a plan meets the lower bound or the time (work) runs out.
     for width in widths(beam_width):
-        planner = _Planner(instance, setup, rules, network, black_town, width, deadline)
-        found = planner.run(answer.upper_bound - 1 if answer.upper_bound else limit)
+        planner = planner_for(width)
+        found = planner.run(answer.upper_bound - 1 if answer.upper_bound else limit, start)
         answer.search["beam_widths"].append(width)
         answer.search["round_plans_tried"] += planner.explored
         if found is not None:
-            plan = Plan(instance.board.name, difficulty, rules, setup, found.rounds)
-            check = replay(instance, plan)  # the referee, not the planner, says whether it clears
-            if check.error is None and check.state.cleared_round is not None:
-                key = (check.state.cleared_round, check.state.shares, -check.state.cash)
-                if best_key is None or key < best_key:
-                    best_key = key
-                    answer.plan, answer.end_state = plan, check.state.summary()
-                    answer.upper_bound = check.state.cleared_round
-            else:
-                answer.search["referee_rejected"] = check.error or "did not clear"
-        if answer.upper_bound == lower or time.monotonic() > deadline:
+            accept(found)
+        if answer.upper_bound == lower or over():
             break
-    # With the round count settled, a wider beam looks for fewer shares and more cash.
-    if answer.plan is not None and time.monotonic() < deadline and polish_width:
-        planner = _Planner(instance, setup, rules, network, black_town, polish_width, deadline)
-        found = planner.run(answer.upper_bound)
+    # 2. The relaxation (models/solo_game): raise the lower bound while the model is INFEASIBLE.
+    state0 = start.state if start is not None else GameState.new(instance, setup, rules)
+    spec = None
+    source = "counting bound"
+    answer.search["beam_seconds"] = round(time.monotonic() - t0, 3)
+    answer.search["beam_rounds"] = answer.upper_bound
+    if relax and answer.upper_bound != lower:
+        spec = game_spec(state0, network_tiles=(tiles_net.lower_bound or 0) if start is None else None,
+                         time_limit=max(1.0, time_limit / 4))
+        top = (answer.upper_bound - 1) if answer.upper_bound else limit
+        raised, log = rounds_relaxation(spec, lower, top, params, no_plan=answer.upper_bound is None)
+        answer.search["relaxation"] = log
+        if raised > lower:
+            answer.bound_reasons.append(
+                f"the CP-SAT relaxation of the game (models/solo_game) is infeasible for clearing by round "
+                f"{raised - 1}: at least {raised} rounds")
+            lower, source = raised, "relaxation"
+        answer.lower_bound = lower
+    # 3. With the round count settled, a wider beam looks for fewer shares and more cash.
+    if answer.plan is not None and not over() and polish_width:
+        planner = planner_for(polish_width)
+        found = planner.run(answer.upper_bound, start)
         answer.search["polish_width"] = polish_width
         answer.search["round_plans_tried"] += planner.explored
         if found is not None:
-            plan = Plan(instance.board.name, difficulty, rules, setup, found.rounds)
-            check = replay(instance, plan)
-            if check.error is None and check.state.cleared_round is not None:
-                key = (check.state.cleared_round, check.state.shares, -check.state.cash)
-                if key < best_key:
-                    answer.plan, answer.end_state = plan, check.state.summary()
+            accept(found)
     if answer.plan is not None:
         answer.verdict = "clearable"
         answer.verdict_proof = f"a plan clears it in round {answer.upper_bound}, replayed by the referee"
         answer.min_rounds_proved = answer.upper_bound == lower
+        if answer.min_rounds_proved and relax:
+            source = source if source == "relaxation" else (
+                "counting bound" if counting == lower else "relaxation")
+            _shares_bounds(answer, state0, spec, tiles_net, start, params, time_limit)
+    elif lower > limit:
+        answer.verdict = "not clearable"
+        answer.impossible.append(f"no way to clear by round {limit} exists even in the CP-SAT relaxation of the game "
+                                 "(models/solo_game: cash, income, locomotive, blockers and tiles per round)")
+        answer.verdict_proof = (f"the CP-SAT relaxation of the game (models/solo_game) admits no way to clear by "
+                                f"round {limit}, the round limit")
     if answer.verdict == "unknown":
-        answer.verdict_proof = (f"no plan found within {limit} rounds by the search (time limit {time_limit:g} s, "
-                                f"beam {beam_width}); at least {lower} rounds are needed")
+        answer.verdict_proof = (f"no plan found within {limit} rounds by the search ("
+                                + (f"budget {budget} round plans" if budget is not None else
+                                   f"time limit {time_limit:g} s") + f", beam {beam_width}); at least {lower} "
+                                "rounds are needed")
+    answer.search["proof_source"] = (source if (answer.min_rounds_proved or answer.verdict == "not clearable")
+                                     else None)
     answer.seconds = time.monotonic() - t0
     return answer
+
+
+def _shares_bounds(answer: Answer, state0, spec, tiles_net, start, params: SolveParams, time_limit: float) -> None:
+    """At the minimum round count: the fewest shares (relaxation bound vs the plan's), then the plan's track."""
+    if spec is None:
+        spec = game_spec(state0, network_tiles=(tiles_net.lower_bound or 0) if start is None else None,
+                         time_limit=max(1.0, time_limit / 4))
+    low, status = min_shares_bound(spec, answer.upper_bound, params)
+    plan_shares = answer.end_state["shares"]
+    answer.search["shares"] = {"lower_bound": low, "upper_bound": plan_shares, "relaxation": status,
+                               "proved": low is not None and low == plan_shares,
+                               "plan_track_cost": answer.end_state["spent_on_track"]}
 
 
 def batch_solve(difficulty: str, seed: int, time_limit: float, instance: str | None = None,
@@ -489,4 +567,4 @@ def batch_solve(difficulty: str, seed: int, time_limit: float, instance: str | N
     inst = load_instance(instance or default_instance("easter-island"))
     setup = draw_setup(inst, difficulty, seed, parse_bag(bag) if bag else None)
     answer = analyse(inst, difficulty, setup, time_limit=time_limit)
-    return {**answer.batch_record(), "setup": setup_to_json(inst, setup)}
+    return {**answer.batch_record(), **proof_record(answer), "setup": setup_to_json(inst, setup)}

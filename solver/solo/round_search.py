@@ -53,7 +53,14 @@ class RoundPlanner:
         self.deadline = deadline
         self.limit = instance.scenario.rounds
         self.explored = 0
+        self.work_limit: int | None = None  # deterministic mode: stop after this many round plans, not at a clock
         self._moves: dict[tuple, list] = {}
+
+    def out_of_time(self) -> bool:
+        """The clock (default) or, in deterministic mode, the number of round plans tried."""
+        if self.work_limit is not None:
+            return self.explored >= self.work_limit
+        return time.monotonic() > self.deadline
 
     # -- what a map's planner provides -----------------------------------------------
     def successors(self, node: Node) -> list[Node]:
@@ -165,24 +172,29 @@ class RoundPlanner:
         raise NotImplementedError
 
     # -- the beam --------------------------------------------------------------------
-    def run(self, max_rounds: int) -> Node | None:
-        """The first round in which some kept state clears: the cleared state with fewest shares, most cash."""
+    def run(self, max_rounds: int, start: Node | None = None) -> Node | None:
+        """The first round in which some kept state clears: the cleared state with fewest shares, most cash.
+
+        `start`: play on from this state (at the start of a round) and the rounds that led to it.
+        """
         self.limit = max_rounds
-        beam = [Node(GameState.new(self.instance, self.setup, self.rules), [])]
-        for _ in range(max_rounds):
+        if start is None:
+            start = Node(GameState.new(self.instance, self.setup, self.rules), [])
+        beam = [Node(start.state.clone(), list(start.rounds))]
+        for _ in range(max(0, max_rounds - start.state.round + 1)):
             children: dict[tuple, Node] = {}
             for node in beam:
                 for child in self.successors(node):
                     if child.state.lost:
                         continue
                     children.setdefault(self.signature(child.state), child)
-                if time.monotonic() > self.deadline:
+                if self.out_of_time():
                     break
             cleared = [c for c in children.values() if c.state.cleared_round is not None]
             if cleared:
                 return min(cleared, key=lambda c: (c.state.shares, -c.state.cash))
             live = [c for c in children.values() if not c.state.is_terminal() and self.keep(c, max_rounds)]
-            if not live or time.monotonic() > self.deadline:
+            if not live or self.out_of_time():
                 return None
             live.sort(key=lambda c: self.score(c.state))
             beam = live[: self.beam_width]

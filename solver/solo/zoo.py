@@ -39,6 +39,9 @@ from solver.engine.moves import Pass, Ship, UpgradeLocomotive
 from models.network import Network, board_graph, cheapest_network
 from solver.engine.plan import Plan, RoundPlan, replay, round_moves
 from solver.solo.round_search import Node, RoundPlanner, widths
+from solver.solo.zoo_networks import (_proven, heuristic_network, network_links, shortcuts, target_networks,  # noqa: F401
+                                 teleport_network)
+from solver.solo.relaxation import SolveParams, proof_record, game_spec, min_shares_bound, rounds_relaxation
 from solver.engine.setup import Setup
 from solver.report.solo_report import Answer
 from solver.engine.state import GameState, Rules
@@ -258,191 +261,6 @@ def _pareto(states: dict[tuple[int, int, int], int]) -> dict[tuple[int, int, int
     return dict(kept)
 
 
-# -- target networks for the planner -------------------------------------------------------
-
-def _free_graph(instance: Instance, used: set[Hex]) -> nx.Graph:
-    board, s = instance.board, instance.scenario
-    g = nx.Graph()
-    for h in board.terrain:
-        if board.buildable(h) and board.terrain[h] in s.track_cost and h not in used:
-            g.add_node(h)
-    for h in list(g.nodes):
-        for x in h.neighbours():
-            if x in g and board.passable(h, x):
-                g.add_edge(h, x)
-    return g
-
-
-def _link_between(instance: Instance, free: nx.Graph, a: Hex, b: Hex) -> tuple[Hex, ...] | None:
-    """The shortest link a-...-b over free hexes (at least one tile), or None."""
-    board = instance.board
-    starts = [h for h in a.neighbours() if h in free and board.passable(a, h)]
-    ends = {h for h in b.neighbours() if h in free and board.passable(b, h)}
-    if not starts or not ends:
-        return None
-    prev = {h: None for h in starts}
-    queue = list(starts)
-    while queue:
-        h = queue.pop(0)
-        if h in ends:
-            path = [h]
-            while prev[path[-1]] is not None:
-                path.append(prev[path[-1]])
-            return (a, *reversed(path), b)
-        for x in free.neighbors(h):
-            if x not in prev:
-                prev[x] = h
-                queue.append(x)
-    return None
-
-
-def heuristic_network(instance: Instance, rules: Rules, root: Hex, danger_weight: float,
-                      exit_hub: bool = True) -> list[tuple[Hex, ...]]:
-    """A network joining all animal areas, grown from `root` by the cheapest next link.
-
-    Links attach only at stops (a track hex cannot branch). The cost of a link is
-    its tiles plus `danger_weight` times the danger of the stop it attaches to
-    (routes through dangerous areas need bigger locomotives). With `exit_hub`,
-    every exit counts as joined once one is (teleports). A heuristic: plans built
-    on it are checked by the referee, and no bound depends on it.
-    """
-    board = instance.board
-    areas = set(board.cities)
-    stops = set(board.cities) | set(board.towns) | set(board.exits)
-    danger = {h: (board.cities[h].danger or 0) if h in board.cities else 0 for h in stops}
-    joined = {root}
-    used: set[Hex] = set()
-    links: list[tuple[Hex, ...]] = []
-    while not areas <= joined:
-        free = _free_graph(instance, used)
-        in_net = set(joined)
-        if exit_hub and in_net & set(board.exits):
-            in_net |= set(board.exits)  # teleports join every exit to the one reached
-        best = None
-        for x in sorted(stops - in_net):
-            for y in sorted(in_net):
-                link = _link_between(instance, free, x, y)
-                if link is None:
-                    continue
-                gain = 0 if x in areas else 0.5  # a stop that is not an area is only worth it as a bridge
-                cost = len(link) - 2 + danger_weight * danger[y] + gain
-                if best is None or cost < best[0]:
-                    best = (cost, link, x)
-        if best is None:
-            break
-        _, link, x = best
-        links.append(link)
-        used |= set(link[1:-1])
-        joined |= {link[0], link[-1]}
-        if x in board.exits:
-            joined.add(x)
-    return _prune_bridges(instance, links)
-
-
-def _prune_bridges(instance: Instance, links: list[tuple[Hex, ...]]) -> list[tuple[Hex, ...]]:
-    """Drop links that end at a non-area stop used by no other link (dead ends)."""
-    board = instance.board
-    changed = True
-    while changed:
-        changed = False
-        degree: dict[Hex, int] = {}
-        for link in links:
-            for e in (link[0], link[-1]):
-                degree[e] = degree.get(e, 0) + 1
-        for link in list(links):
-            for e in (link[0], link[-1]):
-                if e not in board.cities and degree.get(e, 0) == 1 and not (e in board.exits and sum(
-                        1 for x in degree if x in board.exits) >= 2):
-                    links.remove(link)
-                    changed = True
-                    break
-            if changed:
-                break
-    return links
-
-
-_PROVEN: dict[tuple, Network] = {}
-
-
-def _proven(instance: Instance, stops: list[Hex], kind: str, time_limit: float) -> Network:
-    """A cheapest network, remembered per board geometry once proven (the same input has the same optimum)."""
-    board, s = instance.board, instance.scenario
-    key = (kind, tuple(sorted(board.terrain.items())), tuple(stops), tuple(sorted(board.cities)),
-           tuple(sorted(board.towns)), tuple(sorted(board.exits)), board.impassable, board.public_track,
-           tuple(sorted(s.track_cost.items())), s.town_cost_base, s.town_cost_per_track)
-    if key in _PROVEN:
-        return _PROVEN[key]
-    net = (cheapest_network(instance, stops, time_limit=time_limit) if kind == "track"
-           else teleport_network(instance, stops, time_limit=time_limit))
-    if net.status in ("optimal", "infeasible"):
-        _PROVEN[key] = net
-    return net
-
-
-HUB = "exits"  # the node standing for all exits at once in the teleport-aware network
-
-
-def teleport_network(instance: Instance, stops: list[Hex], time_limit: float = 60.0) -> Network:
-    """The cheapest track joining `stops` when every exit counts as joined to every other (teleports).
-
-    The exits are merged into one node of cost 0. In the sheet's reading (exits
-    may be passed) this is exactly "every area can ship to every other"; in the
-    strict reading it is a relaxation (a lower bound), since two links into the
-    same exit cannot pass food to each other there.
-    """
-    from models.steiner import solve_steiner
-
-    from models.network import split_links
-    board = instance.board
-    g, max_degree = board_graph(instance)
-    if board.exits:
-        g.add_node(HUB, cost=0)
-        for e in board.exits:
-            if e in g:
-                g.add_edge(e, HUB, weight=0)
-    result = solve_steiner(g, stops, max_degree=max_degree, time_limit=time_limit)
-    if result.status == "infeasible":
-        return Network(tuple(stops), None, result.lower_bound, "infeasible", (), (), result.seconds, result.method)
-    tree = nx.Graph()
-    tree.add_nodes_from(n for n in result.nodes if n != HUB)
-    tree.add_edges_from(e for e in result.edges if HUB not in e)
-    hexes = tuple(sorted(h for h in tree.nodes if not board.is_stop(h)))
-    return Network(tuple(stops), result.value, result.lower_bound, result.status, hexes,
-                   tuple(split_links(instance, tree)), result.seconds, result.method)
-
-
-def network_links(instance: Instance, network: Network | None) -> list[tuple[Hex, ...]]:
-    return [tuple(link) for link in network.links] if network is not None and network.links else []
-
-
-def shortcuts(instance: Instance, links: list[tuple[Hex, ...]], max_tiles: int = 2) -> list[tuple[Hex, ...]]:
-    """Short direct links between animal areas (or an area and an exit) not joined directly yet.
-
-    Direct links make 1-link feedings that avoid passing dangerous areas; they
-    avoid the target network's hexes and each other, so each can be built alone.
-    """
-    board = instance.board
-    used = {h for link in links for h in link[1:-1]}
-    joined = {frozenset((link[0], link[-1])) for link in links}
-    free = _free_graph(instance, used)
-    options = []
-    stops = sorted(set(board.cities) | set(board.exits))
-    for a, b in itertools.combinations(stops, 2):
-        if a in board.exits and b in board.exits:
-            continue
-        if frozenset((a, b)) in joined or a.distance(b) > max_tiles + 1:
-            continue
-        link = _link_between(instance, free, a, b)
-        if link is not None and len(link) - 2 <= max_tiles:
-            options.append((len(link) - 2, link))
-    out, taken = [], set()
-    for _, link in sorted(options):
-        if not taken & set(link[1:-1]):
-            taken |= set(link[1:-1])
-            out.append(link)
-    return out
-
-
 # -- the plan search ----------------------------------------------------------------------
 
 class _Planner(RoundPlanner):
@@ -577,7 +395,7 @@ class _Planner(RoundPlanner):
             played.sort(key=lambda p: p[:2])
             for _, _, rnd, base in played[: self.max_builds]:
                 out.extend(self.ship_variants(node, rnd, base, firsts=4, seconds=3))
-                if time.monotonic() > self.deadline:
+                if self.out_of_time():
                     return out
         return out
 
@@ -641,39 +459,26 @@ class _Planner(RoundPlanner):
         return math.ceil(unfed / self.s.shipments_per_round) <= max_rounds - len(node.rounds)
 
 
-def target_networks(instance: Instance, rules: Rules, proven: Network | None) -> list[tuple[str, list]]:
-    """Candidate networks for the planner: heuristic trees from the safest areas (and a proven one, if given)."""
-    board = instance.board
-    by_danger = sorted(board.cities, key=lambda h: ((board.cities[h].danger or 0), h))
-    out: list[tuple[str, list]] = []
-    seen = set()
-    for root in by_danger[:2]:
-        for weight in (0.5, 0.0, 1.0):
-            links = heuristic_network(instance, rules, root, weight)
-            key = frozenset(links)
-            if links and key not in seen:
-                seen.add(key)
-                out.append((f"grown from {board.label(root)}, danger weight {weight}", links))
-    links = network_links(instance, proven)
-    if links and frozenset(links) not in seen:
-        out.append(("proven cheapest network joining all animal areas", links))
-    return out
-
-
 def analyse(instance: Instance, difficulty: str, setup: Setup, rules: Rules = Rules(), rounds: int | None = None,
-            time_limit: float = 60.0, beam_width: int = 54, polish_width: int = 6) -> Answer:
+            time_limit: float = 60.0, beam_width: int = 54, polish_width: int = 6,
+            budget: int | None = None, params: SolveParams | None = None, start: Node | None = None,
+            relax: bool = True) -> Answer:
     """Verdict, bounds, a referee-checked plan and the proven cheapest networks for one Zoo setup.
 
     `time_limit` bounds the plan search; each of the two network optimizations
     gets a third of it on top (their results are reported, and searched when the minimum is open).
+    Deterministic mode (`budget`): the beam stops after `budget` round plans, CP-SAT runs with `params`.
+    `start`: a position reached by a plan prefix (state at the start of a round, and its rounds).
     """
     t0 = time.monotonic()
     deadline = t0 + time_limit
+    params = params or SolveParams()
     net_time = max(1.0, time_limit / 3)
     limit = rounds or instance.scenario.rounds
     areas = areas_to_feed(instance)
-    needs = relaxed_needs(instance, setup, rules)
-    impossible = unfeedable_areas(instance, setup, rules, needs)
+    goods = setup if start is None else {h: list(c) for h, c in start.state.goods.items() if c}
+    needs = relaxed_needs(instance, goods, rules)
+    impossible = unfeedable_areas(instance, goods, rules, needs) if start is None else []
     label = "all animal areas (track only" + (", simple tiles; complex tiles could make it cheaper)"
                                               if rules.complex_tiles else ")")
 
@@ -688,33 +493,49 @@ def analyse(instance: Instance, difficulty: str, setup: Setup, rules: Rules = Ru
 
     if impossible:
         answer = Answer("not clearable", f"proof without search: {len(impossible)} animal area(s) no plan can feed",
-                        limit, 0, None, False, impossible=impossible, search=_needs_json(instance, needs))
+                        limit, 0, None, False, impossible=impossible,
+                        search={**_needs_json(instance, needs), "proof_source": "counting bound"})
         networks(answer)
         answer.seconds = time.monotonic() - t0
         return answer
-    lower, reasons = rounds_lower_bound(instance, setup, rules, needs, horizon=limit + 1)
+    if start is None:
+        lower, reasons = rounds_lower_bound(instance, setup, rules, needs, horizon=limit + 1)
+    else:
+        lower, reasons = start.state.round, [f"the position is at the start of round {start.state.round}"]
     if lower is None or lower > limit:
         why = "; ".join(reasons)
         text = (f"proof: no number of rounds suffices ({why})" if lower is None else
                 f"proof: at least {lower} rounds are needed ({why}) but the round limit is {limit}")
         answer = Answer("not clearable", text, limit, lower or limit + 1, None, False, bound_reasons=reasons,
-                        search=_needs_json(instance, needs))
+                        search={**_needs_json(instance, needs), "proof_source": "counting bound"})
         networks(answer)
         answer.seconds = time.monotonic() - t0
         return answer
+    counting = lower
     answer = Answer("unknown", "", limit, lower, None, False, bound_reasons=reasons,
                     search={"beam_widths": [], "round_plans_tried": 0, "networks": [],
-                            **_needs_json(instance, needs)})
+                            "deterministic": budget is not None, **_needs_json(instance, needs)})
     best: dict = {"key": None, "target": None}
+
+    def over() -> bool:
+        if budget is not None:
+            return answer.search["round_plans_tried"] >= budget
+        return time.monotonic() > deadline
+
+    def planner_for(links: list, width: int) -> _Planner:
+        planner = _Planner(instance, setup, rules, links + shortcuts(instance, links), len(links), width,
+                           deadline if budget is None else float("inf"))
+        if budget is not None:
+            planner.work_limit = max(0, budget - answer.search["round_plans_tried"])
+        return planner
 
     def search(targets: list[tuple[str, list]], widths: list[int]) -> None:
         for width in widths:
             for name, links in targets:
-                if time.monotonic() > deadline or answer.upper_bound == lower:
+                if over() or answer.upper_bound == lower:
                     break
-                planner = _Planner(instance, setup, rules, links + shortcuts(instance, links), len(links), width,
-                                   deadline)
-                found = planner.run(answer.upper_bound - 1 if answer.upper_bound else limit)
+                planner = planner_for(links, width)
+                found = planner.run(answer.upper_bound - 1 if answer.upper_bound else limit, start)
                 answer.search["round_plans_tried"] += planner.explored
                 answer.search["networks"].append({"network": name, "beam": width,
                                                   "rounds": len(found.rounds) if found else None})
@@ -723,26 +544,42 @@ def analyse(instance: Instance, difficulty: str, setup: Setup, rules: Rules = Ru
                     if key is not None:
                         best["key"], best["target"] = key, (name, links)
             answer.search["beam_widths"].append(width)
-            if answer.upper_bound == lower or time.monotonic() > deadline:
+            if answer.upper_bound == lower or over():
                 break
 
     # 1. Heuristic networks first (cheap to make), widening the beam.
     search(target_networks(instance, rules, None), widths(beam_width))
     # 2. The proven cheapest networks: reported, and searched too while the minimum is open.
     networks(answer)
-    if answer.upper_bound != lower and time.monotonic() < deadline:
+    if answer.upper_bound != lower and not over():
         proven = [("proven cheapest network joining all animal areas", network_links(instance, answer.network))]
         proven += [("proven cheapest network with teleports", network_links(instance, n))
                    for _, n in answer.extra_networks]
         search([(n, l) for n, l in proven if l], widths(beam_width))
-    # 3. With the round count settled, a wider beam on the best network looks for fewer shares, more cash.
+    # 3. The relaxation (models/solo_game) raises the lower bound while it is INFEASIBLE.
+    state0 = start.state if start is not None else GameState.new(instance, setup, rules)
+    source = "counting bound"
+    answer.search["beam_seconds"] = round(time.monotonic() - t0, 3)
+    answer.search["beam_rounds"] = answer.upper_bound
+    if relax and answer.upper_bound != lower:
+        spec = game_spec(state0, zoo_graph=potential_graph(instance, rules))
+        top = (answer.upper_bound - 1) if answer.upper_bound else limit
+        raised, log = rounds_relaxation(spec, lower, top, params, no_plan=answer.upper_bound is None)
+        answer.search["relaxation"] = log
+        if raised > lower:
+            answer.bound_reasons.append(
+                f"the CP-SAT relaxation of the game (models/solo_game) is infeasible for feeding every area by "
+                f"round {raised - 1}: at least {raised} rounds")
+            lower, source = raised, "relaxation"
+            answer.lower_bound = lower
+    # 4. With the round count settled, a wider beam on the best network looks for fewer shares, more cash.
     if answer.plan is not None and best["target"] is not None and polish_width:
         name, links = best["target"]
         for width in (polish_width, polish_width * 3):
-            if time.monotonic() > deadline:
+            if over():
                 break
-            planner = _Planner(instance, setup, rules, links + shortcuts(instance, links), len(links), width, deadline)
-            found = planner.run(answer.upper_bound)
+            planner = planner_for(links, width)
+            found = planner.run(answer.upper_bound, start)
             answer.search["round_plans_tried"] += planner.explored
             if found is not None:
                 key = _accept(instance, difficulty, setup, rules, found, answer, best["key"])
@@ -755,9 +592,27 @@ def analyse(instance: Instance, difficulty: str, setup: Setup, rules: Rules = Ru
         answer.verdict = "clearable"
         answer.verdict_proof = f"a plan feeds every animal area by round {answer.upper_bound}, replayed by the referee"
         answer.min_rounds_proved = answer.upper_bound == lower
+        if answer.min_rounds_proved and relax:
+            spec = game_spec(state0, zoo_graph=potential_graph(instance, rules))
+            low, status = min_shares_bound(spec, answer.upper_bound, params)
+            plan_shares = answer.end_state["shares"]
+            answer.search["shares"] = {"lower_bound": low, "upper_bound": plan_shares, "relaxation": status,
+                                       "proved": low is not None and low == plan_shares,
+                                       "plan_track_cost": answer.end_state["spent_on_track"]}
+            source = source if source == "relaxation" or counting == lower else "relaxation"
+    elif lower > limit:
+        answer.verdict = "not clearable"
+        answer.impossible.append(f"no way to clear by round {limit} exists even in the CP-SAT relaxation of the game "
+                                 "(models/solo_game: cash, income, locomotive, blockers and tiles per round)")
+        answer.verdict_proof = (f"the CP-SAT relaxation of the game (models/solo_game) admits no way to feed every "
+                                f"area by round {limit}, the round limit")
     else:
-        answer.verdict_proof = (f"no plan found within {limit} rounds by the search (time limit {time_limit:g} s, "
-                                f"beam up to {beam_width}); at least {lower} rounds are needed")
+        answer.verdict_proof = (f"no plan found within {limit} rounds by the search ("
+                                + (f"budget {budget} round plans" if budget is not None else
+                                   f"time limit {time_limit:g} s") + f", beam up to {beam_width}); at least "
+                                f"{lower} rounds are needed")
+    answer.search["proof_source"] = (source if (answer.min_rounds_proved or answer.verdict == "not clearable")
+                                     else None)
     answer.seconds = time.monotonic() - t0
     return answer
 
@@ -788,136 +643,6 @@ def _needs_json(instance: Instance, needs: Needs) -> dict:
                                "nearest_stop_tiles": v(needs.near[h])} for h in sorted(board.cities)}}
 
 
-# -- the report ------------------------------------------------------------------------------
-
-def readings(instance: Instance, rules: Rules, limit: int) -> list[str]:
-    """The readings of the sheet and the numbers this answer rests on, in words."""
-    s = instance.scenario
-    out = [f"round limit: {limit}" + ("" if limit == s.rounds else f" (given on the command line; "
-                                                                       f"the instance says {s.rounds})"),
-           f"starting money: ${s.start_cash} cash, {s.start_shares} shares issued, income {s.start_income}, "
-           f"locomotive {s.start_locomotive} (at most {s.max_locomotive}); shares ${s.share_price} each, "
-           f"at most {s.max_shares}",
-           ("urbanized areas must be fed too (the sheet's 'every animal area', read literally; "
-            "--no-literal-areas for the other reading)" if rules.feed_new_cities else
-            "urbanized areas need not be fed (only the printed animal areas; --literal-areas for the literal "
-            "reading)"),
-           ("exits: food entering an exit must teleport (strict reading, --strict-exits)" if rules.strict_exits else
-            "exits: food may pass an exit without teleporting (the designer's answer; --strict-exits for the "
-            "strict reading)"),
-           "the planner never urbanizes (a new city is one more area to feed, or a destination nobody needs); "
-           "the bounds allow for urbanizing"]
-    return out
-
-
-def plan_feedings(instance: Instance, plan: Plan) -> list[dict]:
-    """Replay the plan and describe, round by round, each feeding and the bonus tiles."""
-    state = GameState.new(instance, plan.setup, plan.rules)
-    rs = state.ruleset
-    board = instance.board
-    out = []
-    for i, rnd in enumerate(plan.rounds, start=1):
-        ships, used = [], 0
-        before = state.bonus_tiles
-        exit_used = False
-        for step in round_moves(state, rnd, i):
-            move = step.move
-            if getattr(move, "bonus", False):
-                used += 1
-            if isinstance(move, Ship):
-                need, why = rs.locomotive_need(state, move)
-                dest = move.route[-1]
-                links = len(move.route) - 1 - len(move.teleports)
-                exits = [h for h in move.route if h in board.exits]
-                exit_used = exit_used or bool(exits)
-                ships.append({
-                    "from": str(move.origin), "to": str(dest), "area": board.label(dest),
-                    "newly_fed": dest not in state.fed, "route": route_text_of(move), "links": links,
-                    "teleport": ([str(move.route[move.teleports[0]]), str(move.route[move.teleports[0] + 1])]
-                                 if move.teleports else None),
-                    "exits_passed": [str(h) for h in exits], "discount": str(move.discount) if move.discount else None,
-                    "locomotive_needed": need, "locomotive": state.locomotive, "why": why})
-            state.apply(move)
-        while state.phase == "ship" and state.round == i:
-            state.apply(Pass())
-        earned = state.bonus_tiles - before + used
-        out.append({"round": i, "feedings": ships, "bonus_tiles_used": used, "bonus_tiles_earned": earned,
-                    "bonus_tiles_in_hand": state.bonus_tiles, "fed": sorted(str(h) for h in state.fed),
-                    "exit_used": exit_used})
-    return out
-
-
-def route_text_of(move: Ship) -> str:
-    from solver.engine.moves import route_text
-    return route_text(move.route, move.teleports)
-
-
-def zoo_answer_json(instance: Instance, difficulty: str, setup: Setup, answer: Answer, rules: Rules,
-                    seed: int | None) -> dict:
-    from solver.report.solo_report import answer_json
-    data = answer_json(instance, "zoo", difficulty, setup, answer, rules, seed)
-    board = instance.board
-    food = ", ".join(f"{board.cities[h].name} {len(setup.get(h, []))}" for h in sorted(board.cities))
-    data["setup_text"] = (f"Food on each animal area (colours do not matter in the Zoo): {food}")
-    data["readings"] = readings(instance, rules, answer.round_limit)
-    data["animal_areas"] = [board.label(h) for h in areas_to_feed(instance)]
-    if answer.plan is not None:
-        details = plan_feedings(instance, answer.plan)
-        for row, info in zip(data["rounds"], details):
-            ships = iter(info["feedings"])
-            new_ship = []
-            for entry in row["ship"]:
-                if isinstance(entry, dict):
-                    f = next(ships)
-                    text = (f"feed {f['area']} from {board.label(_hx(f['from']))}: {f['route']} "
-                            f"({f['links']} link(s)"
-                            + (f", teleport {f['teleport'][0]}~{f['teleport'][1]}" if f["teleport"] else "")
-                            + (f", Feeding discount at {board.label(_hx(f['discount']))}" if f["discount"] else "")
-                            + f", needs locomotive {f['locomotive_needed']} [{f['why']}], has {f['locomotive']})"
-                            + ("" if f["newly_fed"] else " - already fed, for income"))
-                    new_ship.append({**entry, **{k: v for k, v in f.items() if k not in entry}, "text": text})
-                else:
-                    new_ship.append(entry)
-            row["ship"] = new_ship
-            notes = []
-            if info["bonus_tiles_used"]:
-                notes.append(f"bonus tiles laid: {info['bonus_tiles_used']}")
-            if info["bonus_tiles_earned"]:
-                notes.append(f"an exit was used: +{info['bonus_tiles_earned']} bonus tile "
-                             f"({info['bonus_tiles_in_hand']} in hand)")
-            row["notes"] = notes
-            row["bonus_tiles_earned"] = info["bonus_tiles_earned"]
-            row["bonus_tiles_used"] = info["bonus_tiles_used"]
-            row["bonus_tiles_in_hand"] = info["bonus_tiles_in_hand"]
-            row["fed"] = info["fed"]
-            left = {board.label(_hx(k)): len(v) for k, v in row["goods_left"].items()}
-            row["food_left"] = left
-            row["left_text"] = (", ".join(f"{k} {n}" for k, n in left.items()) or "no food") + \
-                f"; fed {len(info['fed'])} of {len(data['animal_areas'])}"
-    return data
-
-
-def _hx(name: str) -> Hex:
-    return Hex.parse(name)
-
-
-def shuffled_dangers(inst: Instance, seed: int) -> Instance:
-    """The board with its danger levels permuted among the animal areas (numbers from the instance file).
-
-    Colours of food do not matter in the Zoo, so a seed alone changes nothing;
-    designers asking "does it depend on where the lion is?" shuffle the dangers.
-    """
-    import dataclasses
-    import random
-
-    rng = random.Random(seed)
-    hexes = sorted(inst.board.cities)
-    dangers = [inst.board.cities[h].danger for h in hexes]
-    rng.shuffle(dangers)
-    cities = {h: dataclasses.replace(inst.board.cities[h], danger=d) for h, d in zip(hexes, dangers)}
-    return dataclasses.replace(inst, board=dataclasses.replace(inst.board, cities=cities))
-
-
 def batch_solve(difficulty: str, seed: int, time_limit: float, instance: str | None = None,
                 shuffle_dangers: bool = False, strict_exits: bool = False, **_ignored) -> dict:
     """One batch task: the seed draws the food (and, if asked, shuffles the danger levels)."""
@@ -927,8 +652,9 @@ def batch_solve(difficulty: str, seed: int, time_limit: float, instance: str | N
 
     inst = load_instance(instance or default_instance("zoo"))
     if shuffle_dangers:
+        from solver.report.zoo_report import shuffled_dangers
         inst = shuffled_dangers(inst, seed)
     setup = draw_setup(inst, difficulty, seed)
     answer = analyse(inst, difficulty, setup, Rules(strict_exits=strict_exits), time_limit=time_limit)
     dangers = {inst.board.cities[h].name: inst.board.cities[h].danger for h in sorted(inst.board.cities)}
-    return {**answer.batch_record(), "dangers": dangers}
+    return {**answer.batch_record(), **proof_record(answer), "dangers": dangers}

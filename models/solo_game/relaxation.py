@@ -1,0 +1,500 @@
+"""A time-expanded CP-SAT RELAXATION of a solo Age of Steam game (Easter Island, Zoo).
+
+`build_relaxation(spec, last_round)` models rounds spec.first_round..last_round:
+shares issued, the action (with Easter Island's blocker cycle), the build
+(counted as new track hexes), the two shipment steps, income, expenses,
+shortfall and income reduction, exactly as solver/engine/ruleset.py plays them;
+what it cannot follow exactly (the geometry of track and routes) it replaces
+by lower bounds that hold for every network. So:
+
+    INFEASIBLE for last_round = R  =>  no plan clears by the end of round R.
+
+Why every real plan maps into the model (the argument, step by step). Take a
+legal play from the spec's state that clears by round R (any reading of
+solver/state.Rules, complex tiles on or off). Set every variable to what the
+play does:
+
+1. Shares, action, cash, income, locomotive, blockers: the model's equations
+   are the engine's own (base.end_round, EasterIsland.advance_round_marker,
+   the checks of _check_SelectAction / _check_UpgradeLocomotive), so the
+   play's numbers satisfy them, given that its track spend and its links per
+   shipment are put into the model as they are (points 2 and 3).
+2. Track. Let T[r] be the number of hexes that hold track at the end of round
+   r's build but held none in the spec's state. Each such hex got its first
+   tile placement in some round, and a placement is one tile toward that
+   round's limit (a crossing laid on an empty hex is ONE placement; an
+   upgrade or a second track on a hex adds a placement and no new hex; a Zoo
+   bonus tile is a placement outside the limit). So T[r] - T[r-1] <= tiles
+   counted toward the limit + bonus tiles used, as the model says. The first
+   placement on a hex costs at least `spec.tile_cost` (complex tiles cost
+   more, never less; in the Zoo, `engineer_tile_cost` in Engineer rounds;
+   bonus tiles are free when the scenario says so), town fees are >= 0, and
+   upgrades cost >= 0: so the round's track spend is >= the model's `spend`.
+   The play pays its real spend, which is at least that; the model only needs
+   cash after the build >= 0 with the smaller spend, which then holds too
+   (the model is given the play's spend: `spend` is a free variable bounded
+   below, so set it to the real spend).
+3. A shipment from `origin` to stop d in round r uses a route of L links; L <=
+   the locomotive (plus dangers in the Zoo). Its stops are joined by track at
+   that moment, so the track hexes it crosses, minus those already in the
+   spec's state, are >= Dest.tiles (a shortest path on the board where old
+   track is free: any route contains a hex path from origin to d); these are
+   hexes with track, so T[r] >= Dest.tiles. L >= Dest.links (fewest links of
+   any route on the graph of every link any network could have; colour rules
+   dropped). Zoo: the locomotive is >= the need of that route, which is >=
+   Dest.need (least over every network, solver/zoo_routes._least_from), or
+   Dest.need_discount with the Feeding discount (one shipment of a Feeding
+   round). A town as destination was urbanized by then (one per Urbanization
+   action, within the supply of new city tiles). Income rises by L.
+4. Goods: a cube leaves once (Easter Island: every cube must leave to clear;
+   Zoo: each piece of food at most once, and every area in must_feed receives
+   a shipment). Top cube only: on a moai the top cube leaves first unless a
+   Rapa Nui turned that moai at or before the round the bottom one leaves
+   (then the model allows any order); Rapa Nui's target holds a cube then.
+5. Clear: Easter Island: a network joining every ruin has >= spec.network_tiles
+   new hexes (a node-weighted Steiner bound with old track free, branching
+   allowed), so T[R] >= network_tiles.
+6. Network layer (`_network_layer`, its own argument in its docstring): links between stops by round,
+   each shipment's route over them, and the ruins joined by links.
+Dropping constraints keeps a relaxation a relaxation: the solvers first ask the model without the
+network layer (fast), and the fewest-shares bound is computed without it.
+
+The other side, plans: they come from the round-level beam search (solver/solo/round_search.py), a
+restricted search that builds along chosen target networks; every plan is replayed by the referee
+(solver/plan.replay) before it is printed. A minimum is "proved" only when a replayed plan's round
+count equals a bound proved here or by the counting bounds. (No CP-SAT restriction model exists yet.)
+
+Readings the model does not follow exactly take the permissive side: the
+first-city-of-its-colour rule and strict exits (dropped), the Zoo's literal
+exits (exits treated as stops), Rapa Nui on a single-cube remnant (allowed),
+urbanized Zoo areas (not required to be fed), town fees and complex-tile
+surcharges (dropped). Each only removes constraints, so the mapping above
+still lands inside the model.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from ortools.sat.python import cp_model
+
+from models.solo_game.spec import SoloSpec
+
+NONE = "none"
+
+
+@dataclass
+class SoloModel:
+    model: cp_model.CpModel
+    spec: SoloSpec
+    rounds: list[int]
+    shares: dict = field(default_factory=dict)      # round -> shares issued
+    action: dict = field(default_factory=dict)      # (round, action or 'none') -> bool
+    cash: dict = field(default_factory=dict)        # round -> cash at the start of the round (round R+1: at the end)
+    income: dict = field(default_factory=dict)
+    loco: dict = field(default_factory=dict)        # round -> locomotive at the start of the round
+    ship: dict = field(default_factory=dict)        # (round, step) -> a shipment is made
+    links: dict = field(default_factory=dict)       # (round, step) -> links of that shipment
+    upgrade: dict = field(default_factory=dict)     # (round, step) -> the locomotive step
+    deliver: dict = field(default_factory=dict)     # (item key, dest stop, round, step) -> bool (or count)
+    tiles: dict = field(default_factory=dict)       # round -> new track hexes by the end of its build
+    double: dict = field(default_factory=dict)      # round -> of those, hexes with two tracks
+    built: dict = field(default_factory=dict)       # (a, b, round) -> a link joins stops a and b by that round
+    route: dict = field(default_factory=dict)       # (item key, a, b) -> the item's route uses the hop a -> b
+    spend: dict = field(default_factory=dict)       # round -> track spend (lower bound)
+    total_shares: cp_model.IntVar | None = None
+    total_spend: cp_model.IntVar | None = None
+
+
+def build_relaxation(spec: SoloSpec, last_round: int) -> SoloModel:
+    """The relaxed game from spec.first_round to last_round, with the clear condition by last_round."""
+    m = cp_model.CpModel()
+    rounds = list(range(spec.first_round, last_round + 1))
+    steps = list(range(spec.shipments_per_round))
+    sm = SoloModel(m, spec, rounds)
+    actions = list(spec.action_costs)
+    n_rounds = len(rounds)
+    imax = max(spec.income, 0) + spec.shipments_per_round * spec.max_locomotive * n_rounds + 1
+    imin = spec.income_floor
+    cmax = spec.cash + spec.share_price * spec.max_shares + n_rounds * (imax + spec.rapa_nui_cash) + 1
+    xmin = -(spec.max_shares + spec.max_locomotive + 1)  # cash after build >= 0, income >= floor handled below
+
+    # -- shares: "any number, $5 each, at most 15 in the game" ------------------------------------------
+    left = spec.max_shares - spec.shares
+    for r in rounds:
+        sm.shares[r] = m.NewIntVar(0, max(0, left), f"shares_{r}")
+    sm.total_shares = m.NewIntVar(0, max(0, left), "total_shares")
+    m.Add(sm.total_shares == sum(sm.shares.values()))
+
+    # -- the action: one a round, or none where the map allows it ----------------------------------------
+    for r in rounds:
+        for a in actions + [NONE]:
+            sm.action[r, a] = m.NewBoolVar(f"act_{r}_{a}")
+        m.AddExactlyOne(sm.action[r, a] for a in actions + [NONE])
+        if not spec.action_optional:
+            # base rules: an action is selected every round (Zoo; Easter Island under strict-action)
+            m.Add(sm.action[r, NONE] == 0)
+    act = lambda r, a: sm.action.get((r, a), 0)  # noqa: E731
+
+    # -- Easter Island's action blockers: exact ---------------------------------------------------------
+    if spec.blocker_cycle:
+        blocked = {(rounds[0], a): int(a in spec.blockers) for a in actions}
+        for r in rounds:
+            # "You cannot select an action that has an action blocker on it."
+            for a in actions:
+                if isinstance(blocked[r, a], int):
+                    if blocked[r, a]:
+                        m.Add(sm.action[r, a] == 0)
+                else:
+                    m.AddImplication(blocked[r, a], sm.action[r, a].Not())
+            # full: the chosen action completes the set ("If all action spaces are already selected ...
+            # remove the 3 action blockers and your player disc"), else it gets a blocker.
+            completes = []
+            for a in actions:
+                f = m.NewBoolVar(f"completes_{r}_{a}")
+                others = [blocked[r, b] for b in actions if b != a]
+                m.AddImplication(f, sm.action[r, a])
+                for o in others:
+                    if isinstance(o, int):
+                        if not o:
+                            m.Add(f == 0)
+                    else:
+                        m.AddImplication(f, o)
+                m.Add(f >= sm.action[r, a] + sum(others) - len(others))
+                completes.append(f)
+            full = m.NewBoolVar(f"cycle_done_{r}")
+            m.Add(full == sum(completes))
+            for a in actions:
+                b = m.NewBoolVar(f"blocked_{r + 1}_{a}")
+                held = blocked[r, a]
+                m.Add(b <= held + sm.action[r, a])
+                m.Add(b <= 1 - full)
+                m.Add(b >= held + sm.action[r, a] - full)
+                blocked[r + 1, a] = b
+
+    # -- locomotive: the Locomotive action and the locomotive step (at most once a turn), max 6 ---------------
+    loco_at = {}
+    for r in rounds:
+        sm.loco[r] = m.NewIntVar(1, spec.max_locomotive, f"loco_{r}")
+    m.Add(sm.loco[rounds[0]] == spec.locomotive)
+    for r in rounds:
+        for k in steps:
+            sm.ship[r, k] = m.NewBoolVar(f"ship_{r}_{k}")
+            sm.upgrade[r, k] = m.NewBoolVar(f"up_{r}_{k}")
+            sm.links[r, k] = m.NewIntVar(0, spec.max_locomotive, f"links_{r}_{k}")
+            # "In each round a player either moves one good or raises the locomotive level by 1"
+            m.Add(sm.ship[r, k] + sm.upgrade[r, k] <= 1)
+        # "the locomotive may be raised at most once a turn" (the step; the action is separate)
+        m.Add(sum(sm.upgrade[r, k] for k in steps) <= 1)
+        if "locomotive" in spec.action_costs:
+            # the Locomotive action is refused at the maximum
+            m.Add(sm.loco[r] <= spec.max_locomotive - 1).OnlyEnforceIf(sm.action[r, "locomotive"])
+        level = sm.loco[r] + act(r, "locomotive")
+        for k in steps:
+            v = m.NewIntVar(1, spec.max_locomotive, f"loco_{r}_{k}")
+            m.Add(v == level)
+            loco_at[r, k] = v
+            level = level + sm.upgrade[r, k]
+        end = m.NewIntVar(1, spec.max_locomotive, f"loco_end_{r}")
+        m.Add(end == level)
+        nxt = r + 1
+        if nxt in sm.loco:
+            m.Add(sm.loco[nxt] == end)
+        else:
+            sm.loco[nxt] = end
+        for k in steps:
+            # a shipment of L links needs locomotive >= L, and has at least one link
+            m.Add(sm.links[r, k] <= loco_at[r, k])
+            m.Add(sm.links[r, k] <= spec.max_locomotive * sm.ship[r, k])
+            m.Add(sm.links[r, k] >= sm.ship[r, k])
+
+    # -- urbanization: one new city per Urbanization action, within the supply --------------------------
+    urb = {}
+    for r in rounds:
+        for t in spec.towns:
+            urb[r, t] = m.NewBoolVar(f"urb_{r}_{t}")
+        m.Add(sum(urb[r, t] for t in spec.towns) <= act(r, "urbanization"))
+    for t in spec.towns:
+        m.Add(sum(urb[r, t] for r in rounds) <= 1)
+    m.Add(sum(urb.values()) <= spec.new_city_tiles)
+    if "urbanization" in spec.action_costs:
+        for r in rounds:
+            # "no new city tiles are left" refuses the action
+            m.Add(sum(urb[q, t] for q in rounds if q < r for t in spec.towns) <= spec.new_city_tiles - 1
+                  ).OnlyEnforceIf(sm.action[r, "urbanization"])
+
+    # -- deliveries ---------------------------------------------------------------------------------
+    items = {it.key: it for it in spec.items}
+    per_step: dict = {(r, k): [] for r in rounds for k in steps}
+    per_round_tiles: dict = {r: [] for r in rounds}
+    order = {}  # item key -> expression: index of the step it leaves in (spe*r + k), for delivered cubes
+    for it in spec.items:
+        mine = []
+        for d in it.dests:
+            for r in rounds:
+                for k in steps:
+                    z = m.NewBoolVar(f"z_{it.key}_{d.stop}_{r}_{k}")  # one good per step
+                    sm.deliver[it.key, d.stop, r, k] = z
+                    mine.append((z, d, r, k))
+                    per_step[r, k].append((z, d))
+                    if d.town and d.stop not in spec.urbanized:
+                        # a good ends at a town only once it is a new city (urbanized in this or an earlier round)
+                        m.Add(sum(urb[q, d.stop] for q in rounds if q <= r) >= z)
+        total = sum(z for z, *_ in mine)
+        if it.must_ship:
+            # Easter Island: "Remove all of the statues (cubes) from the map."
+            m.Add(total == it.count)
+        else:
+            m.Add(total <= it.count)
+        order[it.key] = sum(z * (spec.shipments_per_round * r + k) for z, _, r, k in mine)
+    disc = {}
+    for r in rounds:
+        for k in steps:
+            zs = per_step[r, k]
+            # one good per shipment step
+            m.Add(sum(z for z, _ in zs) == sm.ship[r, k])
+            # links >= the fewest links of any route to that destination
+            m.Add(sm.links[r, k] >= sum(z * d.links for z, d in zs))
+            if spec.danger_rules:
+                # Zoo: "you need a locomotive level at least ... the highest danger level up to the square
+                # before the final destination"; Feeding lowers one danger in one shipment of the round.
+                disc[r, k] = m.NewBoolVar(f"discount_{r}_{k}")
+                m.Add(disc[r, k] <= act(r, "feeding"))
+                m.Add(loco_at[r, k] >= sum(z * d.need_discount for z, d in zs))
+                m.Add(loco_at[r, k] >= sum(z * d.need for z, d in zs)).OnlyEnforceIf(disc[r, k].Not())
+        if spec.danger_rules:
+            m.Add(sum(disc[r, k] for k in steps) <= 1)
+
+    # -- Zoo: every animal area fed ----------------------------------------------------------------------
+    for area in spec.must_feed:
+        # "The game is cleared once every animal area has received at least one piece of food."
+        m.Add(sum(z for (key, stop, r, k), z in sm.deliver.items() if stop == area) >= 1)
+
+    # -- top cube only, and Rapa Nui ---------------------------------------------------------------------
+    rapa = {}
+    if "rapa-nui" in spec.action_costs:
+        stops = sorted({s.stop for s in spec.stacks} | {it.origin for it in spec.items if it.must_ship}, key=str)
+        for r in rounds:
+            for h in stops:
+                rapa[r, h] = m.NewBoolVar(f"rapa_{r}_{h}")
+                # the moai turned still holds a cube in round r (a cube on it leaves in round r or later)
+                mine = [z for (key, stop, q, k), z in sm.deliver.items()
+                        if items[key].origin == h and q >= r]
+                m.Add(sum(mine) >= rapa[r, h])
+            # Rapa Nui turns one moai
+            m.Add(sum(rapa[r, h] for h in stops) == sm.action[r, "rapa-nui"])
+    for st in spec.stacks:
+        # "You may transport only the top cube of any moai": the top cube leaves first, unless a Rapa Nui
+        # turned this moai no later than the round the bottom cube leaves.
+        turned = m.NewBoolVar(f"turned_{st.stop}")
+        m.Add(order[st.top] + 1 <= order[st.bottom]).OnlyEnforceIf(turned.Not())
+        if rapa:
+            # turned => Rapa Nui picked this moai in some round q with q <= the round the bottom cube leaves
+            bottom_round = sum(z * r for (key, stop, r, k), z in sm.deliver.items() if key == st.bottom)
+            pick = {r: m.NewBoolVar(f"turn_pick_{st.stop}_{r}") for r in rounds}
+            m.Add(sum(pick.values()) == turned)
+            for r in rounds:
+                m.AddImplication(pick[r], rapa[r, st.stop])
+                m.Add(bottom_round >= r).OnlyEnforceIf(pick[r])
+        else:
+            m.Add(turned == 0)
+
+    # -- track: new hexes by round, the tile limit, Engineer, bonus tiles --------------------------------
+    hand = spec.bonus_tiles
+    prev, prev_dbl = 0, 0
+    for r in rounds:
+        t = m.NewIntVar(0, 10_000, f"new_hexes_{r}")
+        sm.tiles[r] = t
+        placed = m.NewIntVar(0, spec.engineer_tile_limit + 10_000, f"new_hexes_in_{r}")
+        m.Add(placed == t - prev)
+        bonus_used = m.NewIntVar(0, 10_000, f"bonus_used_{r}")
+        if spec.bonus_from_exits:
+            m.Add(bonus_used <= hand)
+        else:
+            m.Add(bonus_used == 0)
+        # "Up to 3 tiles a turn; 4 with the Engineer action" (+ bonus tiles, outside the limit)
+        limit = spec.tile_limit + (spec.engineer_tile_limit - spec.tile_limit) * act(r, "engineer")
+        m.Add(placed <= limit + bonus_used)
+        paying = m.NewIntVar(0, 10_000, f"paid_new_hexes_{r}")
+        if spec.bonus_tiles_pay:
+            m.Add(paying == placed)
+        else:
+            m.Add(paying >= placed - bonus_used)
+        # new hexes that carry two tracks (complex tiles): the second track costs at least $1 more
+        # (complex +$1/+$2, upgrade $3), except in a Zoo Engineer round ($2 a tile, read as any tile)
+        dbl = m.NewIntVar(0, 10_000, f"double_hexes_{r}")
+        sm.double[r] = dbl
+        m.Add(dbl <= t)
+        m.Add(dbl >= prev_dbl)
+        if not spec.complex_tiles:
+            m.Add(dbl == 0)
+        surcharge = m.NewIntVar(0, 10_000, f"surcharge_{r}")
+        m.Add(surcharge >= dbl - prev_dbl - (0 if spec.bonus_tiles_pay else bonus_used))
+        spend = m.NewIntVar(0, 100_000, f"spend_{r}")
+        sm.spend[r] = spend
+        if spec.engineer_tile_cost is not None and "engineer" in spec.action_costs:
+            m.Add(spend >= spec.tile_cost * paying + surcharge).OnlyEnforceIf(sm.action[r, "engineer"].Not())
+            m.Add(spend >= spec.engineer_tile_cost * paying).OnlyEnforceIf(sm.action[r, "engineer"])
+        else:
+            m.Add(spend >= spec.tile_cost * paying + surcharge)
+        if spec.bonus_from_exits:
+            # "If you use an exit hex even once in your two shipments, you gain any one track tile."
+            gain = m.NewBoolVar(f"bonus_gain_{r}")
+            m.Add(gain <= sum(sm.ship[r, k] for k in steps))
+            new_hand = m.NewIntVar(0, 10_000, f"hand_{r + 1}")
+            m.Add(new_hand == hand - bonus_used + gain)
+            hand = new_hand
+        for k in steps:
+            for z, d in per_step[r, k]:
+                if d.tiles:
+                    # the route's track is down by this round's shipping
+                    m.Add(t >= d.tiles).OnlyEnforceIf(z)
+        prev, prev_dbl = t, dbl
+    if spec.network_tiles:
+        # Easter Island: "Connect all of the ruins (cities) on Rapa Nui into a single network."
+        m.Add(sm.tiles[rounds[-1]] >= spec.network_tiles)
+    _network_layer(m, sm, spec, rounds, steps, items)
+    sm.total_spend = m.NewIntVar(0, 10 ** 6, "total_spend")
+    m.Add(sm.total_spend == sum(sm.spend.values()))
+
+    # -- money, exactly as base.end_round ---------------------------------------------------------------------
+    table = [0] * (imax - imin + 1)
+    for v in range(imin, imax + 1):
+        for low, high, loss in spec.income_reduction:
+            if low <= v <= high:
+                table[v - imin] = loss
+                break
+    issued_before = spec.shares
+    sm.cash[rounds[0]] = spec.cash
+    sm.income[rounds[0]] = spec.income
+    cash, income = spec.cash, spec.income
+    for r in rounds:
+        after_shares = cash + spec.share_price * sm.shares[r]
+        cost = sum(spec.action_costs[a] * sm.action[r, a] for a in actions)
+        # "you must be able to pay the $8 before you receive that cash"
+        m.Add(after_shares >= cost)
+        after_action = after_shares - cost + spec.rapa_nui_cash * act(r, "rapa-nui")
+        # every tile is paid when laid: cash never goes below 0 in the build
+        after_build = m.NewIntVar(0, cmax, f"cash_after_build_{r}")
+        m.Add(after_build == after_action - sm.spend[r])
+        issued_before = issued_before + sm.shares[r]
+        collected = income + sum(sm.links[r, k] for k in steps)
+        # "Collect income, then pay expenses (shares + locomotive); what cannot be paid lowers income."
+        x = m.NewIntVar(xmin - 10_000, cmax + imax, f"after_expenses_{r}")
+        m.Add(x == after_build + collected - issued_before - sm.loco[r + 1])
+        new_cash = m.NewIntVar(0, cmax + imax, f"cash_{r + 1}")
+        m.AddMaxEquality(new_cash, [x, 0])
+        short = m.NewIntVar(xmin - 10_000, 0, f"shortfall_{r}")
+        m.AddMinEquality(short, [x, 0])
+        # "income below -10 ends the game": a plan that clears never falls below the floor
+        low = m.NewIntVar(imin, imax, f"income_before_reduction_{r}")
+        m.Add(low == collected + short)
+        index = m.NewIntVar(0, imax - imin, f"income_index_{r}")
+        m.Add(index == low - imin)
+        loss = m.NewIntVar(0, max(table), f"income_reduction_{r}")
+        m.AddElement(index, table, loss)
+        new_income = m.NewIntVar(imin - max(table), imax, f"income_{r + 1}")
+        m.Add(new_income == low - loss)
+        sm.cash[r + 1], sm.income[r + 1] = new_cash, new_income
+        cash, income = new_cash, new_income
+    return sm
+
+
+def _network_layer(m, sm: SoloModel, spec: SoloSpec, rounds: list[int], steps: list[int], items: dict) -> None:
+    """Links between stops by round, each shipment's route over them, and (Easter Island) the ruins joined.
+
+    Argument (continuing point 2-3 of the module text): give built[a, b, r] = 1 when some complete link
+    joins a and b at the end of round r's build. That link's track has at least w(a, b) hexes without
+    track in the spec's state (a link never passes another stop, so its hexes contain a path from a to b
+    through free hexes that enters no other stop; old track is free). A new hex carries at most two
+    tracks, and only hexes counted in `double` carry two, so the sum of w over built pairs is at most
+    new hexes + double hexes. A shipment's route is a simple path of hops over built links (or one
+    teleport between exits in the Zoo), so a flow of one unit along it, with an increasing order on its
+    stops, fits the constraints below; its link count is the shipment's L; a good never passes a city
+    where it must stop (Easter Island: "the first city of its colour"). Joining all ruins is a connected
+    set of built links, so a flow from one ruin reaches every other ruin over them.
+    """
+    if not spec.link_pairs:
+        return
+    last = rounds[-1]
+    pairs = [(a, b) for a, b, _ in spec.link_pairs]
+    weight = {(a, b): w for a, b, w in spec.link_pairs}
+    for a, b in pairs:
+        for r in rounds:
+            sm.built[a, b, r] = m.NewBoolVar(f"built_{a}_{b}_{r}")
+            if r > rounds[0]:
+                # track is never removed
+                m.AddImplication(sm.built[a, b, r - 1], sm.built[a, b, r])
+    for r in rounds:
+        # every built link's new hexes fit in the new hexes, two tracks on a double hex
+        m.Add(sum(weight[p] * sm.built[p[0], p[1], r] for p in pairs if weight[p]) <= sm.tiles[r] + sm.double[r])
+    arcs = [(a, b) for a, b in pairs] + [(b, a) for a, b in pairs]
+    tele = [(a, b) for a in spec.teleport_exits for b in spec.teleport_exits if a != b]
+    undirected = {(a, b): (a, b) for a, b in pairs}
+    undirected.update({(b, a): (a, b) for a, b in pairs})
+    n = len(spec.stops)
+    for it in spec.items:
+        key = it.key
+        arrive = {d.stop: [] for d in it.dests}
+        in_round = {r: [] for r in rounds}
+        at_step = {(r, k): [] for r in rounds for k in steps}
+        for (ikey, stop, r, k), z in sm.deliver.items():
+            if ikey == key:
+                arrive[stop].append(z)
+                in_round[r].append(z)
+                at_step[r, k].append(z)
+        sent = sum(z for zs in arrive.values() for z in zs)
+        u = {}
+        for a, b in arcs + tele:
+            if b == it.origin or (a != it.origin and a in it.stop_at):
+                continue  # never back into its origin; never on from a city where it must stop
+            u[a, b] = m.NewBoolVar(f"route_{key}_{a}_{b}")
+            sm.route[key, a, b] = u[a, b]
+        if tele:
+            # "You may use only one pair of exits per shipment."
+            m.Add(sum(u[a, b] for a, b in tele if (a, b) in u) <= 1)
+        order = {v: m.NewIntVar(0, n, f"order_{key}_{v}") for v in spec.stops}
+        for v in spec.stops:
+            out_v = [x for (a, b), x in u.items() if a == v]
+            in_v = [x for (a, b), x in u.items() if b == v]
+            if v == it.origin:
+                # the route leaves its origin once
+                m.Add(sum(out_v) == sent)
+                m.Add(order[v] == 0)
+            else:
+                # flow conservation: what arrives at v and is not delivered there goes on; a stop once
+                m.Add(sum(in_v) - sum(out_v) == sum(arrive.get(v, [])))
+                m.Add(sum(in_v) <= 1)
+        if spec.route_order:
+            for (a, b), x in u.items():
+                # stops of a route in increasing order: no detached cycles
+                m.Add(order[b] >= order[a] + 1).OnlyEnforceIf(x)
+        route_links = sum(x for (a, b), x in u.items() if (a, b) not in tele)
+        for (r, k), zs in at_step.items():
+            if zs:
+                here = m.NewBoolVar(f"ships_{key}_{r}_{k}")
+                m.Add(here == sum(zs))
+                # the shipment's links are its route's links (income +L)
+                m.Add(sm.links[r, k] == route_links).OnlyEnforceIf(here)
+        for r, zs in in_round.items():
+            if not zs:
+                continue
+            now = m.NewBoolVar(f"ships_{key}_in_{r}")
+            m.Add(now == sum(zs))
+            for (a, b), x in u.items():
+                if (a, b) in tele:
+                    continue
+                # a hop is a complete link at shipping time
+                p = undirected[a, b]
+                m.AddBoolOr([x.Not(), now.Not(), sm.built[p[0], p[1], r]])
+    if spec.join:
+        # Easter Island: every ruin in one network: a flow from the first ruin to each other ruin over links
+        root, others = spec.join[0], spec.join[1:]
+        cap = len(others)
+        f = {}
+        for a, b in arcs:
+            f[a, b] = m.NewIntVar(0, cap, f"join_{a}_{b}")
+            p = undirected[a, b]
+            m.Add(f[a, b] <= cap * sm.built[p[0], p[1], last])
+        for v in spec.stops:
+            net = sum(x for (a, b), x in f.items() if b == v) - sum(x for (a, b), x in f.items() if a == v)
+            m.Add(net == (-cap if v == root else 1 if v in others else 0))

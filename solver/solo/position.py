@@ -1,0 +1,71 @@
+"""Play on from a position: replay a plan prefix with the referee and hand the solvers the state reached.
+
+A prefix is a plan file (as `--plan-out` writes it) whose rounds stop before the
+game ends. Every round in it is replayed by the rules engine; the solvers then
+search from the state at the start of the next round, and every plan they
+return (prefix included) is replayed again before it is printed.
+"""
+from __future__ import annotations
+
+from solver.board.errors import InputError
+from solver.engine.plan import Plan, load_plan, replay
+from solver.solo.round_search import Node
+
+
+def position_from(instance, path: str) -> tuple[Plan, Node]:
+    """The prefix plan and the position after its last round (bad input: InputError naming the file)."""
+    plan = load_plan(path, instance)
+    result = replay(instance, plan)
+    if result.error is not None:
+        raise InputError(f"the plan prefix is not legal: {result.error}", path)
+    state = result.state
+    if state.cleared_round is not None:
+        raise InputError(f"the game is already cleared in round {state.cleared_round}; nothing is left to solve",
+                         path)
+    if state.lost:
+        raise InputError(f"the game is already lost: {state.lost}", path)
+    if state.is_terminal():
+        raise InputError(f"the round limit is reached after {len(plan.rounds)} round(s)", path)
+    return plan, Node(state, list(plan.rounds))
+
+
+def solo_extras(answer, start: Node | None) -> tuple[dict, list[str]]:
+    """JSON fields and text lines for the proof source, the shares bounds and the starting position."""
+    shares = answer.search.get("shares")
+    data = {"proof_source": answer.search.get("proof_source"), "shares_bounds": shares,
+            "from_round": start.state.round if start is not None else None}
+    lines = []
+    if start is not None:
+        lines.append(f"From the position at the start of round {start.state.round} (the plan prefix replayed by "
+                     f"the referee): cash ${start.state.cash}, income {start.state.income}, "
+                     f"{start.state.shares} shares, locomotive {start.state.locomotive}")
+    if data["proof_source"]:
+        lines.append(f"Proof source: {data['proof_source']}")
+    if shares:
+        if shares["proved"]:
+            lines.append(f"Fewest shares at {answer.upper_bound} rounds: {shares['upper_bound']} (proved: the CP-SAT "
+                         f"relaxation's minimum equals the plan's); the plan's track cost ${shares['plan_track_cost']}")
+        else:
+            low = shares["lower_bound"] if shares["lower_bound"] is not None else "?"
+            lines.append(f"Fewest shares at {answer.upper_bound} rounds: between {low} (CP-SAT relaxation, "
+                         f"{shares['relaxation']}) and {shares['upper_bound']} (the plan); the plan's track cost "
+                         f"${shares['plan_track_cost']}")
+    return data, lines
+
+
+DETERMINISTIC_HELP = ("Reproducible mode (default): the plan search stops after --work round plans instead of at a "
+                      "clock, and CP-SAT runs with --cp-workers workers (default 1) and the deterministic time limit "
+                      "--cp-time (max_deterministic_time), so the same command gives the same answer. "
+                      "--wall-clock: stop the plan search at --time-limit seconds instead.")
+
+
+def solve_mode(deterministic: bool, work: int, cp_time: float, cp_workers: int):
+    """(beam budget or None, CP-SAT parameters) for the solvers."""
+    from solver.solo.relaxation import SolveParams
+    if work < 1:
+        raise InputError(f"expected at least 1 round plan, got {work}", "--work")
+    if cp_time <= 0:
+        raise InputError(f"expected a positive deterministic time, got {cp_time}", "--cp-time")
+    if cp_workers < 1:
+        raise InputError(f"expected at least 1 worker, got {cp_workers}", "--cp-workers")
+    return (work if deterministic else None), SolveParams(workers=cp_workers, deterministic_time=cp_time)
