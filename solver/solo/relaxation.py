@@ -26,6 +26,7 @@ from dataclasses import dataclass
 from ortools.sat.python import cp_model
 
 from models.solo_game import Dest, Item, SoloSpec, Stack, build_relaxation
+from solver import interrupt
 from solver.board.hexgrid import Hex
 
 INF = 1 << 30
@@ -274,7 +275,7 @@ def _zoo_goods(state, spec: SoloSpec, links, tiles, g) -> None:
 # -- asking the model -----------------------------------------------------------------------------------
 
 def _solver(params: SolveParams) -> cp_model.CpSolver:
-    solver = cp_model.CpSolver()
+    solver = interrupt.cp_solver()  # Ctrl-C stops the search; it is never read as a time-out
     solver.parameters.num_workers = params.workers
     solver.parameters.max_deterministic_time = params.deterministic_time
     solver.parameters.random_seed = params.seed
@@ -288,10 +289,10 @@ def feasible_by(spec: SoloSpec, last_round: int, params: SolveParams) -> str:
     if spec.link_pairs:
         # first without the network layer (a weaker relaxation, fast): its INFEASIBLE is a proof too
         weak = build_relaxation(dataclasses.replace(spec, link_pairs=(), join=()), last_round)
-        if _solver(params).Solve(weak.model) == cp_model.INFEASIBLE:
+        if interrupt.solve_cp(_solver(params), weak.model) == cp_model.INFEASIBLE:
             return "infeasible"
     sm = build_relaxation(spec, last_round)
-    status = _solver(params).Solve(sm.model)
+    status = interrupt.solve_cp(_solver(params), sm.model)
     return {cp_model.INFEASIBLE: "infeasible", cp_model.FEASIBLE: "feasible",
             cp_model.OPTIMAL: "feasible"}.get(status, "unknown")
 
@@ -334,7 +335,7 @@ def min_shares_bound(spec: SoloSpec, last_round: int, params: SolveParams) -> tu
     sm = build_relaxation(dataclasses.replace(spec, link_pairs=(), join=()), last_round)
     sm.model.Minimize(sm.total_shares)
     solver = _solver(params)
-    status = solver.Solve(sm.model)
+    status = interrupt.solve_cp(solver, sm.model)
     if status == cp_model.OPTIMAL:
         return spec.shares + int(round(solver.ObjectiveValue())), "optimal"
     if status == cp_model.FEASIBLE:
