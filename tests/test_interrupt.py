@@ -47,3 +47,14 @@ def test_ctrl_c_stops_a_cp_sat_solve_at_once_and_raises():
     assert out.strip() == "interrupted" and "finished" not in out
     assert waited < 10, f"the solve went on for {waited:.1f} s after Ctrl-C (its limit is 60 s)"
     assert err == "", err  # CP-SAT printed nothing of its own about the signal
+
+
+def test_a_single_solve_shows_its_phase_on_a_terminal_only():
+    """Progress goes to stderr on a terminal, never into piped or --json output, and --quiet hides it."""
+    from tests.test_batch import _on_a_terminal
+    cmd = [sys.executable, "-m", "solver", "easter-island", "--instance",
+           str(ROOT / "instances" / "tiny" / "tiny-island.toml"), "--difficulty", "easy"]
+    assert "proving the cheapest network" in _on_a_terminal(cmd)
+    assert "proving the cheapest network" not in _on_a_terminal(cmd + ["--quiet"])
+    piped = subprocess.run(cmd + ["--json"], cwd=ROOT, capture_output=True, text=True, timeout=300)
+    assert piped.returncode == 0 and "beam search" not in piped.stderr + piped.stdout

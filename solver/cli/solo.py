@@ -7,6 +7,7 @@ from typing import Optional
 
 import typer
 
+from solver import progress
 from solver.board.errors import InputError
 from solver.games import default_instance, load_instance
 from solver.report.output import check_output_path, dumps, write_atomic
@@ -45,6 +46,7 @@ def easter_island(
     strict_action: bool = typer.Option(False, "--strict-action", help="An action must be chosen, and paid, every round (the reading the translator rejects)."),
     time_limit: float = typer.Option(60.0, "--time-limit", min=0.1, help="Seconds for the search."),
     json_out: bool = typer.Option(False, "--json", help="Print the report as JSON."),
+    quiet: bool = typer.Option(False, "--quiet", "-q", help="No progress line (it shows only on a terminal, on stderr)."),
     svg: Optional[Path] = typer.Option(None, "--svg", help="Draw the final network and the shipments."),
     plan_out: Optional[Path] = typer.Option(None, "--plan-out", help="Write the plan (for check-plan) here."),
     instance: Optional[Path] = typer.Option(None, "--instance", help="Board file (default instances/easter-island.toml)."),
@@ -77,8 +79,9 @@ def easter_island(
     else:
         cubes, used_seed = read_setup(inst, difficulty, seed, setup, bag)
         rules = Rules(strict_action=strict_action)
-    answer = analyse(inst, difficulty, cubes, rules, rounds=rounds, time_limit=time_limit, budget=budget,
-                     params=params, start=start)
+    with progress.shown(quiet):
+        answer = analyse(inst, difficulty, cubes, rules, rounds=rounds, time_limit=time_limit, budget=budget,
+                         params=params, start=start)
     data = answer_json(inst, "easter-island", difficulty, cubes, answer, rules, used_seed)
     extra, extra_lines = solo_extras(answer, start)
     data.update(extra)

@@ -12,6 +12,7 @@ import typer
 
 from solver.games import default_instance
 from solver.cli.solo import emit, solo_svg
+from solver import progress
 from solver.board.errors import InputError
 from solver.games import load_instance
 from solver.report.output import check_output_path, dumps
@@ -99,6 +100,7 @@ def zoo(
     literal_areas: bool = typer.Option(True, "--literal-areas/--no-literal-areas", help="Urbanized areas must be fed too ('every animal area', literally; default) or not."),
     time_limit: float = typer.Option(60.0, "--time-limit", min=0.1, help="Seconds for the plan search (the network optimizer gets a third of it on top, twice)."),
     json_out: bool = typer.Option(False, "--json", help="Print the report as JSON."),
+    quiet: bool = typer.Option(False, "--quiet", "-q", help="No progress line (it shows only on a terminal, on stderr)."),
     svg: Optional[Path] = typer.Option(None, "--svg", help="Draw the plan's network, feedings and teleports (dashed)."),
     plan_out: Optional[Path] = typer.Option(None, "--plan-out", help="Write the plan (for check-plan) here."),
     instance: Optional[Path] = typer.Option(None, "--instance", help="Board file (default instances/zoo.toml)."),
@@ -131,8 +133,9 @@ def zoo(
     else:
         food, used_seed = read_zoo_setup(inst, difficulty, seed, setup)
         rules = Rules(strict_exits=strict_exits, feed_new_cities=literal_areas)
-    answer = analyse(inst, difficulty, food, rules, rounds=rounds, time_limit=time_limit, budget=budget,
-                     params=params, start=start)
+    with progress.shown(quiet):
+        answer = analyse(inst, difficulty, food, rules, rounds=rounds, time_limit=time_limit, budget=budget,
+                         params=params, start=start)
     data = zoo_answer_json(inst, difficulty, food, answer, rules, used_seed)
     extra, extra_lines = solo_extras(answer, start)
     data.update(extra)

@@ -28,6 +28,7 @@ from solver.engine.moves import IssueShares, Pass, SelectAction, Ship, UpgradeLo
 from models.network import Network, cheapest_network
 from solver.engine.plan import Plan, RoundPlan, replay
 from solver.solo.round_search import Node, RoundPlanner, widths
+from solver import progress
 from solver.solo.relaxation import SolveParams, proof_record, game_spec, min_shares_bound, rounds_relaxation
 from solver.engine.setup import Setup
 from solver.report.solo_report import Answer
@@ -409,6 +410,7 @@ def analyse(instance: Instance, difficulty: str, setup: Setup, rules: Rules = Ru
     ruins = sorted(instance.board.cities)
     goods = setup if start is None else {h: list(c) for h, c in start.state.goods.items() if c}
     impossible = unreachable_cubes(instance, goods)
+    progress.note("proving the cheapest network joining the ruins")
     cost_net = cheapest_network(instance, ruins, time_limit=max(1.0, time_limit / 3))
     label = "all ruins" + (" (simple tiles; complex tiles could make it cheaper)" if rules.complex_tiles else "")
     # Fewest tiles of any network joining the ruins, branching allowed: a relaxation, so a valid bound.
@@ -486,6 +488,7 @@ def analyse(instance: Instance, difficulty: str, setup: Setup, rules: Rules = Ru
 
     # 1. A plan: widen the beam until a plan meets the lower bound or the time (work) runs out.
     for width in widths(beam_width):
+        progress.note(f"beam search, width {width}", rounds=f"{lower}..{answer.upper_bound or limit}")
         planner = planner_for(width)
         found = planner.run(answer.upper_bound - 1 if answer.upper_bound else limit, start)
         answer.search["beam_widths"].append(width)
@@ -504,6 +507,7 @@ def analyse(instance: Instance, difficulty: str, setup: Setup, rules: Rules = Ru
         spec = game_spec(state0, network_tiles=(tiles_net.lower_bound or 0) if start is None else None,
                          time_limit=max(1.0, time_limit / 4))
         top = (answer.upper_bound - 1) if answer.upper_bound else limit
+        progress.note("CP-SAT relaxation of the game", rounds=f"{lower}..{answer.upper_bound or limit}")
         raised, log = rounds_relaxation(spec, lower, top, params, no_plan=answer.upper_bound is None)
         answer.search["relaxation"] = log
         if raised > lower:
@@ -514,6 +518,7 @@ def analyse(instance: Instance, difficulty: str, setup: Setup, rules: Rules = Ru
         answer.lower_bound = lower
     # 3. With the round count settled, a wider beam looks for fewer shares and more cash.
     if answer.plan is not None and not over() and polish_width:
+        progress.note("looking for fewer shares", rounds=f"{lower}..{answer.upper_bound}")
         planner = planner_for(polish_width)
         found = planner.run(answer.upper_bound, start)
         answer.search["polish_width"] = polish_width

@@ -33,6 +33,7 @@ from dataclasses import dataclass
 
 import networkx as nx
 
+from solver import progress
 from solver.board.hexgrid import Hex
 from solver.board.instance import Instance
 from solver.engine.moves import Pass, Ship, UpgradeLocomotive
@@ -534,6 +535,8 @@ def analyse(instance: Instance, difficulty: str, setup: Setup, rules: Rules = Ru
             for name, links in targets:
                 if over() or answer.upper_bound == lower:
                     break
+                progress.note(f"beam search on network {name}, width {width}",
+                              rounds=f"{lower}..{answer.upper_bound or limit}")
                 planner = planner_for(links, width)
                 found = planner.run(answer.upper_bound - 1 if answer.upper_bound else limit, start)
                 answer.search["round_plans_tried"] += planner.explored
@@ -564,6 +567,7 @@ def analyse(instance: Instance, difficulty: str, setup: Setup, rules: Rules = Ru
     if relax and answer.upper_bound != lower:
         spec = game_spec(state0, zoo_graph=potential_graph(instance, rules))
         top = (answer.upper_bound - 1) if answer.upper_bound else limit
+        progress.note("CP-SAT relaxation of the game", rounds=f"{lower}..{answer.upper_bound or limit}")
         raised, log = rounds_relaxation(spec, lower, top, params, no_plan=answer.upper_bound is None)
         answer.search["relaxation"] = log
         if raised > lower:
