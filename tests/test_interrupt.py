@@ -58,3 +58,17 @@ def test_a_single_solve_shows_its_phase_on_a_terminal_only():
     assert "proving the cheapest network" not in _on_a_terminal(cmd + ["--quiet"])
     piped = subprocess.run(cmd + ["--json"], cwd=ROOT, capture_output=True, text=True, timeout=300)
     assert piped.returncode == 0 and "beam search" not in piped.stderr + piped.stdout
+
+
+def test_ctrl_c_during_a_solve_prints_no_answer_and_exits_130():
+    cmd = [sys.executable, "-m", "solver", "easter-island", "--difficulty", "easy", "--seed", "3", "--json",
+           "--bag", "red=20,blue=20,yellow=20,black=16"]
+    proc = subprocess.Popen(cmd, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    time.sleep(4.0)
+    sent = time.monotonic()
+    proc.send_signal(signal.SIGINT)
+    out, err = proc.communicate(timeout=60)
+    assert proc.returncode == 130, (proc.returncode, out[-300:], err[-300:])
+    assert out == "" and err.strip().endswith("aos-solve: interrupted"), (out[-300:], err[-300:])
+    assert "Traceback" not in err
+    assert time.monotonic() - sent < 10
