@@ -23,8 +23,7 @@ ROOT = pathlib.Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from solver.solo.easter_island import analyse, target_network, _Planner  # noqa: E402
-from solver.board.instance import load_instance  # noqa: E402
-from solver.games import load_instance
+from solver.games import load_instance  # noqa: E402
 from solver.engine.plan import Plan, replay  # noqa: E402
 from solver.engine.setup import draw_setup, parse_bag  # noqa: E402
 from solver.engine.state import Rules  # noqa: E402
