@@ -6,7 +6,11 @@ also the perfect-foresight score (beam search + CP-SAT layout model over the
 seed's whole market), its proof status and bound.  Writes one CSV row per
 (challenge, seed) and a Markdown summary.
 
-    python benchmarks/desert.py --seeds 50 --pf-seeds 12 --time-limit 20
+    python benchmarks/desert.py --seeds 50 --pf-seeds 6 --time-limit 20
+
+Deterministic by default: CP-SAT runs with one worker and ``--time-limit`` counts its
+deterministic work units, so a rerun gives the same layouts, scores and bounds
+(``--no-deterministic``: 2 workers, wall-clock seconds).
 
 Every layout is judged by the referee (solver.desert.layout.replay); numbers are
 about the stand-in tile catalogues and the assumed core values of
@@ -26,12 +30,14 @@ from tqdm import tqdm
 
 from solver.desert.game import evaluate, load_setup, play_policy, run_game
 from solver.desert.market import draw_market
+from models.desert_layout.bounds import line_bounds
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 CHALLENGES = ["sharp-boundary", "lost-world", "desert-of-death"]
 FIELDS = [
     "challenge", "seed",
-    "pf_score", "pf_proof", "pf_bound", "pf_stars", "pf_mission_met", "pf_best_from", "pf_seconds", "model_consistent",
+    "pf_score", "pf_proof", "pf_bound", "pf_gap", "pf_gap_pct", "pf_line_bound", "pf_line_bound_any_area",
+    "pf_stars", "pf_mission_met", "pf_best_from", "pf_seconds", "pf_wall_capped", "model_consistent",
     "online_score", "online_mission_met", "online_stars", "online_seconds",
     "greedy_score", "greedy_mission_met", "greedy_stars", "greedy_seconds",
     "random_score", "random_mission_met", "random_stars",
@@ -54,9 +60,20 @@ def main(argv: list[str] | None = None) -> int:
         "(writes results/desert-scaling.csv)",
     )
     ap.add_argument("--scaling-samples", type=int, default=3, help="tile lists per size for --scaling")
+    ap.add_argument(
+        "--deterministic", action=argparse.BooleanOptionalAction, default=True,
+        help="one CP-SAT worker, --time-limit in deterministic work units (default); reruns give the same numbers",
+    )
+    ap.add_argument(
+        "--compare-policy", default="", metavar="COMMIT",
+        help="instead: the online rollout policy of this commit's solver/desert/game.py against today's, side by side "
+        "on the same seeds (writes results/desert-policy-compare.csv)",
+    )
     args = ap.parse_args(argv)
     if args.scaling:
         return scaling(args, argv)
+    if args.compare_policy:
+        return compare_policy(args)
     summary_path = args.summary or args.out.with_suffix(".md")
     setup = load_setup()
     challenges = [c.strip() for c in args.challenges.split(",") if c.strip()]
@@ -68,11 +85,20 @@ def main(argv: list[str] | None = None) -> int:
         ch = setup.challenges.get(cid)
         row = {"challenge": cid, "seed": seed}
         if seed < args.pf_seeds:
-            res = run_game(cid, seed, args.time_limit, setup=setup)
+            res = run_game(cid, seed, args.time_limit, setup=setup, deterministic=args.deterministic)
+            market = draw_market(seed, setup.tileset, setup.ruleset)
+            cols = [[list(c) for c in o.columns] for o in market.rounds]
+            toks = [list(o.tokens) for o in market.rounds]
+            lb_box = line_bounds(setup.tileset, setup.ruleset, cols, toks, tuple(setup.ruleset["play_area_bound"]))
+            lb_any = line_bounds(setup.tileset, setup.ruleset, cols, toks, None)
+            bound = res["bound"] if res["bound"] is not None else lb_box.total
+            gap = None if res["score"] is None else bound - res["score"]
             row.update(
-                pf_score=res["score"], pf_proof=res["proof"], pf_bound=res["bound"], pf_stars=res["stars"],
+                pf_score=res["score"], pf_proof=res["proof"], pf_bound=bound, pf_gap=gap,
+                pf_gap_pct=None if gap is None else round(100 * gap / max(1, res["score"]), 1),
+                pf_line_bound=lb_box.total, pf_line_bound_any_area=lb_any.total, pf_stars=res["stars"],
                 pf_mission_met=res["mission_met"], pf_best_from=res["best_from"], pf_seconds=res["foresight_seconds"],
-                model_consistent=res["model_consistent"],
+                pf_wall_capped=res["wall_capped"], model_consistent=res["model_consistent"],
                 online_score=res["online"]["score"], online_mission_met=res["online"]["mission_met"],
                 online_stars=res["online"]["stars"], online_seconds=res["online"]["seconds"],
                 greedy_score=res["greedy"]["score"], greedy_mission_met=res["greedy"]["mission_met"],
@@ -129,14 +155,20 @@ def summarise(rows, args, setup, seconds, argv) -> str:
         "# Railroad Tiles Desert: benchmark",
         "",
         f"Command: `{cmd.strip()}`  ",
-        f"Wall time: {seconds / 60:.1f} min on this machine (2 cores; CP-SAT with 2 workers); "
-        f"load average {args.load[0][0]:.1f} at the start, {args.load[1][0]:.1f} at the end "
-        "(other jobs share the machine; time limits are wall-clock).  ",
+        f"Wall time: {seconds / 60:.1f} min on this machine (2 cores shared with other jobs); "
+        f"load average {args.load[0][0]:.1f} at the start, {args.load[1][0]:.1f} at the end.  ",
+        ("Mode: deterministic: CP-SAT with 1 worker, the limit in its deterministic work units "
+         "(a rerun gives the same numbers; wall seconds per unit grow with the load).  "
+         if args.deterministic else "Mode: not deterministic: CP-SAT with 2 workers under a wall-clock limit.  "),
         f"Seeds per challenge: {args.seeds} for the online policy and the random baseline; "
-        f"the first {min(args.pf_seeds, args.seeds)} also with perfect foresight ({args.time_limit:g} s each).  ",
+        f"the first {min(args.pf_seeds, args.seeds)} also with perfect foresight ({args.time_limit:g} "
+        f"{'work units' if args.deterministic else 's'} of CP-SAT each).  ",
         "Perfect foresight = best of beam search, online policy and the CP-SAT layout model over the whole market, "
         f"within a {setup.ruleset['play_area_bound'][0]}x{setup.ruleset['play_area_bound'][1]} play area; "
-        "every layout replayed by the referee.",
+        "every layout replayed by the referee.  ",
+        "Bound = the CP-SAT model's upper bound (it includes the combinatorial per-line bound of "
+        "models/desert_layout/bounds.py as a constraint), within the same play area; gap = bound - best score; "
+        "`line bound (any area)` is the combinatorial bound without the box (rectangle at most the tiles).",
         "",
         "Numbers are about the STAND-IN tile catalogues and the assumed core values (instances/desert/ruleset.toml).",
         "",
@@ -152,10 +184,17 @@ def summarise(rows, args, setup, seconds, argv) -> str:
             lines += [
                 f"- perfect foresight ({len(pf)} seeds): score {_stats([r['pf_score'] for r in pf])}",
                 f"  - proof status: " + ", ".join(f"{k} {v}" for k, v in sorted(proofs.items())),
-                f"  - bound: {_stats([r['pf_bound'] for r in pf])}",
+                f"  - bound: {_stats([r['pf_bound'] for r in pf])}; combinatorial line bound alone: "
+                f"{_stats([r['pf_line_bound'] for r in pf])}",
+                f"  - gap bound - best: {_stats([r['pf_gap'] for r in pf])}; in % of the best: "
+                f"{_stats([r['pf_gap_pct'] for r in pf])}",
+                f"  - goal (bound within 10% of the best): {sum(1 for r in pf if r['pf_gap_pct'] is not None and r['pf_gap_pct'] <= 10)}"
+                f"/{len(pf)} seeds; proved optimal: {sum(1 for r in pf if r['pf_proof'] == 'optimal')}/{len(pf)}",
+                f"  - online mean below the best-known mean (same seeds): "
+                f"{statistics.mean(r['pf_score'] for r in pf) - statistics.mean(r['online_score'] for r in pf):.1f} points",
                 f"  - seconds: {_stats([r['pf_seconds'] for r in pf])}",
-                f"  - best layout from: "
-                + ", ".join(f"{k} {sum(1 for r in pf if r['pf_best_from'] == k)}" for k in sorted({str(r['pf_best_from']) for r in pf})),
+                "  - best layout from (a tie names every source that reached the best score): "
+                + ", ".join(f"{k} {sum(1 for r in pf if str(r['pf_best_from']) == k)}" for k in sorted({str(r['pf_best_from']) for r in pf})),
                 f"  - mission met {_share(pf, 'pf_mission_met', lambda r: r['pf_mission_met'])}; "
                 f">=1 star {_share(pf, 'pf_stars', lambda r: r['pf_stars'] >= 1)}, "
                 f">=2 stars {_share(pf, 'pf_stars', lambda r: r['pf_stars'] >= 2)}, "
@@ -163,6 +202,16 @@ def summarise(rows, args, setup, seconds, argv) -> str:
                 f"  - model consistent with the referee: {_share(pf, 'model_consistent', lambda r: r['model_consistent'])}",
                 f"  - gap perfect foresight - online: {_stats([r.get('gap_pf_online') for r in pf])}",
             ]
+        if pf:
+            lines += ["", "  | seed | best | bound | gap | gap % | proof | line bound | line bound (any area) | best from | online |",
+                      "  |---|---|---|---|---|---|---|---|---|---|"]
+            for r in pf:
+                lines.append(
+                    f"  | {r['seed']} | {r['pf_score']} | {r['pf_bound']} | {r['pf_gap']} | {r['pf_gap_pct']} | {r['pf_proof']}"
+                    f"{' (wall cap)' if r.get('pf_wall_capped') else ''} | {r['pf_line_bound']} | "
+                    f"{r['pf_line_bound_any_area']} | {r['pf_best_from']} | {r['online_score']} |"
+                )
+            lines.append("")
         for key, label in (("online", "online policy (rollout)"), ("greedy", "greedy online policy")):
             lines += [
                 f"- {label} ({len(rs)} seeds): score {_stats([r[key + '_score'] for r in rs])}; "
@@ -185,10 +234,11 @@ def summarise(rows, args, setup, seconds, argv) -> str:
 def scaling(args, argv) -> int:
     """How large a fixed list of tiles the CP-SAT layout model proves optimal in time.
 
-    Tile lists are the first k tiles of the seed's market (column by column, round by
-    round), one round per 4 tiles with the seed's tokens; the box is a square a little
-    larger than the tiles need (side ceil(sqrt(k + 1)) + 1, at least 3), capped by the
-    ruleset's play-area bound.
+    Tile lists are the first k tiles of the seed's market taken as a solo player could:
+    each round's 4-tile column (3 core + 1 desert), the last round cut short, with the
+    seed's active tokens.  The box is the tile count's: (k + 1) x (k + 1) cut at
+    x + y <= k, which holds every layout of the k + 1 tiles, so a proof is a proof for the
+    game (the earlier 3x3 / 4x4 boxes were smaller than a straight line of the tiles).
     """
     import math
 
@@ -199,24 +249,28 @@ def scaling(args, argv) -> int:
     out = ROOT / "results" / "desert-scaling.csv"
     sizes = [int(k) for k in args.scaling.split(",")]
     rows = []
-    cap = setup.ruleset["play_area_bound"]
     for k in sizes:
         for sample in range(args.scaling_samples):
             seed = 1000 + 10 * k + sample
             market = draw_market(seed, setup.tileset, setup.ruleset)
-            tiles = [t for o in market.rounds for c in o.columns for t in c][:k]
-            offers = []
-            for r in range(math.ceil(k / 4)):
-                offers.append(RoundOffer(r + 1, (tuple(tiles[4 * r : 4 * r + 4]),), market.rounds[r].tokens))
-            side = min(cap[0], max(3, math.ceil(math.sqrt(k + 1)) + 1))
+            offers, left = [], k
+            for o in market.rounds:
+                if left <= 0:
+                    break
+                col = o.columns[-1][:left]
+                offers.append(RoundOffer(o.number, (tuple(col),), o.tokens))
+                left -= len(col)
             cid = CHALLENGES[sample % 3]
-            res = solve_layout(setup, setup.challenges.get(cid), offers, False, args.time_limit, box=(side, side))
+            res = solve_layout(setup, setup.challenges.get(cid), offers, False, args.time_limit,
+                               workers=1 if args.deterministic else 2, deterministic=args.deterministic)
             ev = res["evaluation"]
             rows.append(
                 {
-                    "tiles": k, "sample": sample, "seed": seed, "challenge": cid, "box": f"{side}x{side}",
+                    "tiles": k, "sample": sample, "seed": seed, "challenge": cid,
+                    "box": f"{res['box'][0]}x{res['box'][1]}" + (" cut at x+y<=%d" % (res["box"][0] - 1) if res["box_exhaustive"] else ""),
                     "status": res["status"], "score": ev["score"] if ev else "", "bound": res["bound"],
                     "seconds": res["seconds"], "legal": ev["legal"] if ev else "",
+                    "mode": "deterministic work units" if args.deterministic else "wall-clock",
                 }
             )
             print(rows[-1], flush=True)
@@ -224,6 +278,56 @@ def scaling(args, argv) -> int:
         w = csv.DictWriter(fh, fieldnames=list(rows[0]))
         w.writeheader()
         w.writerows(rows)
+    print(f"wrote {out}")
+    return 0
+
+
+def compare_policy(args) -> int:
+    """Online rollout policy of an older commit (its game.py, loaded from git) against the
+    current one on the same seeds; both judged by today's referee."""
+    import importlib.util
+    import subprocess
+    import tempfile
+
+    from solver.desert import game as new_game
+
+    src = subprocess.run(["git", "show", f"{args.compare_policy}:solver/desert/game.py"], cwd=ROOT,
+                         capture_output=True, text=True, check=True).stdout
+    with tempfile.TemporaryDirectory() as tmp:
+        path = pathlib.Path(tmp) / "old_desert_game.py"
+        path.write_text(src)
+        spec = importlib.util.spec_from_file_location("old_desert_game", path)
+        old_game = importlib.util.module_from_spec(spec)
+        sys.modules["old_desert_game"] = old_game  # dataclasses look their module up there
+        spec.loader.exec_module(old_game)
+    setup = load_setup()
+    challenges = [c.strip() for c in args.challenges.split(",") if c.strip()]
+    rows = []
+    for cid in challenges:
+        ch = setup.challenges.get(cid)
+        for seed in range(args.seeds):
+            market = draw_market(seed, setup.tileset, setup.ruleset)
+            row = {"challenge": cid, "seed": seed}
+            for name, mod in (("old", old_game), ("new", new_game)):
+                t0 = time.perf_counter()
+                lay = mod.play_policy(setup, market, ch, "rollout")
+                secs = time.perf_counter() - t0
+                ev = evaluate(setup, lay, ch, market)
+                row.update({f"{name}_score": ev["score"], f"{name}_legal": ev["legal"],
+                            f"{name}_mission_met": ev["mission_met"], f"{name}_seconds": round(secs, 2)})
+            rows.append(row)
+            print(row, flush=True)
+    out = ROOT / "results" / "desert-policy-compare.csv"
+    with out.open("w", newline="") as fh:
+        w = csv.DictWriter(fh, fieldnames=list(rows[0]))
+        w.writeheader()
+        w.writerows(rows)
+    for name in ("old", "new"):
+        vals = [r[f"{name}_score"] for r in rows]
+        print(f"{name} ({args.compare_policy if name == 'old' else 'working tree'}): mean {statistics.mean(vals):.2f}, "
+              f"mission met {sum(r[name + '_mission_met'] for r in rows)}/{len(rows)}, "
+              f"seconds mean {statistics.mean(r[name + '_seconds'] for r in rows):.2f}, "
+              f"max {max(r[name + '_seconds'] for r in rows):.2f}")
     print(f"wrote {out}")
     return 0
 

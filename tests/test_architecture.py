@@ -45,7 +45,8 @@ def _import_graph() -> nx.DiGraph:
                 base = node.module or ""
                 if node.level:
                     base = ".".join(pkg.split(".")[: len(pkg.split(".")) - node.level + 1] + ([base] if base else []))
-                targets = [f"{base}.{a.name}" for a in node.names] + [base]
+                # `from pkg import sub` depends on the submodule; `from mod import name` on the module
+                targets = [f"{base}.{a.name}" if f"{base}.{a.name}" in mods else base for a in node.names]
             for t in targets:
                 r = resolve(t)
                 if r and r != m:

@@ -169,10 +169,16 @@ def test_camel_scores_desert_stations_reached_only_through_trails(setup):
     ev = judge(setup, START + """
 [[round]]
 number = 1
-tokens = ["camel"]
+tokens = ["car"]
 tiles = [
   { tile = "D01", at = [0, 1], rotation = 0 },
   { tile = "D19", at = [-1, 1], rotation = 0 },
+]
+
+[[round]]
+number = 2
+tokens = ["car", "camel"]
+tiles = [
   { tile = "D10", at = [-1, 0], rotation = 1 },
 ]
 pawns = [ { at = [0, 1], pinpoint = 0, token = "camel" } ]
@@ -240,6 +246,11 @@ tiles = [
   { tile = "C20", at = [1, 0], rotation = 1 },   # city, highway west-east
   { tile = "C19", at = [1, 1], rotation = 0 },   # city block
   { tile = "C28", at = [2, 1], rotation = 0 },   # two city icons
+]
+
+[[round]]
+number = 2
+tiles = [
   { tile = "C20", at = [-1, 0], rotation = 1 },  # a city alone: no group
 ]
 """)

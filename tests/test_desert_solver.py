@@ -128,7 +128,8 @@ def _brute_force(setup, tiles, tokens, box, ch):
 
 @pytest.mark.parametrize("cid", [None] + CHALLENGES)
 def test_proved_optimum_equals_exhaustive_search(setup, cid):
-    tiles, tokens = ["C16", "D05", "D16"], ["camel", "star"]
+    # round 1: one active token (the active area fills one token a round); a star places a camel too
+    tiles, tokens = ["C16", "D05", "D16"], ["star"]
     ch = setup.challenges.get(cid) if cid else None
     problem = LayoutProblem(setup.tileset, setup.ruleset, ch, [Offer(1, [tiles], tokens)], 3, 3)
     sol = solve(problem, time_limit=120, workers=1)
@@ -177,3 +178,45 @@ def test_rollout_policy_never_looks_at_the_real_future(setup):
     a = play_policy(setup, mk, ch, "rollout", rollouts=2)
     b = play_policy(setup, mixed, ch, "rollout", rollouts=2)
     assert [(rp.column, rp.tiles, rp.pawns) for rp in a.rounds[:3]] == [(rp.column, rp.tiles, rp.pawns) for rp in b.rounds[:3]]
+
+
+def test_line_bounds_are_never_below_the_exhaustive_optimum(setup):
+    """The combinatorial bound of bounds.py is an upper bound: the brute-force best of a tiny game is below it."""
+    from models.desert_layout.bounds import line_bounds
+
+    tiles, tokens = ["C16", "D05", "D16"], ["star"]
+    best = _brute_force(setup, tiles, tokens, (4, 4), None)
+    lb = line_bounds(setup.tileset, setup.ruleset, [[tiles]], [tokens], None)
+    assert lb.total >= best
+
+
+def test_line_bounds_hold_for_every_policy_game(setup):
+    """Each referee score line of full games (greedy and random policies) is within its bound, and so is the total."""
+    from models.desert_layout.bounds import line_bounds
+
+    box = tuple(setup.ruleset["play_area_bound"])
+    for seed in range(3):
+        mk = draw_market(seed, setup.tileset, setup.ruleset)
+        lb = line_bounds(setup.tileset, setup.ruleset, [[list(c) for c in o.columns] for o in mk.rounds],
+                         [list(o.tokens) for o in mk.rounds], box)
+        for cid, kind in zip(CHALLENGES, ("greedy", "random", "greedy")):
+            ch = setup.challenges.get(cid)
+            ev = evaluate(setup, play_policy(setup, mk, ch, kind), ch, mk)
+            assert ev["legal"]
+            lines = {}
+            for line in ev["lines"]:
+                key = "pawns" if line["key"].startswith("pawns") else line["key"]
+                lines[key] = lines.get(key, 0) + line["points"]
+            for key, val in lines.items():
+                assert val <= lb.lines[key], (seed, cid, key, val, lb.lines)
+            assert ev["score"] <= lb.total
+
+
+def test_the_tile_count_box_holds_every_layout_so_its_optimum_is_the_games(setup):
+    """Fixed tiles: the n x n box cut at x + y <= n - 1 gives the same proved optimum as a search with no box."""
+    tiles, tokens = ["C16", "D05", "D16"], ["star"]
+    res = solve_layout(setup, None, [RoundOffer(1, (tuple(tiles),), tuple(tokens))], False, time_limit=60, workers=1)
+    assert res["box_exhaustive"] and res["box"] == [4, 4]
+    assert res["status"] == "optimal"
+    # a straight line of the 4 tiles fits in the 4 x 4 box: the brute force in that box is unrestricted
+    assert res["evaluation"]["score"] == res["model_objective"] == _brute_force(setup, tiles, tokens, (4, 4), None)

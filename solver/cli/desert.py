@@ -27,6 +27,25 @@ CATALOGUE_OPT = typer.Option(
 CHALLENGES_OPT = typer.Option(None, "--challenges", help="Challenges TOML (default: instances/desert/challenges.toml).")
 JSON_OPT = typer.Option(False, "--json", help="Print the result as JSON instead of text.")
 SVG_OPT = typer.Option(None, "--svg", help="Also draw the play area to this SVG file.")
+DETERMINISTIC_OPT = typer.Option(
+    True,
+    "--deterministic/--no-deterministic",
+    help=(
+        "Deterministic (default): CP-SAT runs with 1 worker and --time-limit counts its deterministic work units "
+        "(about seconds of one idle core), so the same command prints the same layout and score on any machine "
+        "and load. Cost: no second parallel worker (usually a weaker layout and bound for the same limit), and "
+        "under heavy load the wall time can exceed the limit (capped at 10x, at least 60 s; a run the cap stops is not "
+        "reproducible and says so). --no-deterministic: 2 workers under a wall-clock limit."
+    ),
+)
+
+
+def _check_time_limit(value: float) -> None:
+    """A time limit is a finite number of seconds above 0 (nan, inf and negatives are refused)."""
+    import math
+
+    if not math.isfinite(value) or value <= 0:
+        raise InputError(f"--time-limit must be a finite number of seconds > 0 (got {value})", "--time-limit")
 
 
 def register(app: typer.Typer) -> None:
@@ -99,6 +118,14 @@ def _score_text(ev: dict, ch) -> list[str]:
     return out
 
 
+def _mode_text(res: dict) -> str:
+    if not res.get("deterministic"):
+        return "Mode: not deterministic (2 workers, wall-clock limit): another run may differ"
+    if res.get("wall_capped"):
+        return "Mode: deterministic, but the wall-clock cap stopped the search first: another run may differ"
+    return "Mode: deterministic (1 worker, limit in CP-SAT work units): the same command gives the same answer"
+
+
 def _reach(word: str, bound, threshold: int) -> str:
     """'unknown' stays unknown without a finished proof; the bound is shown beside it."""
     if word == "unknown" and bound is not None and bound < threshold:
@@ -167,10 +194,15 @@ def score_cmd(
 
 def _solve_text(res: dict, ch, title: str) -> list[str]:
     ev = res["evaluation"]
-    out = [title, f"Play area bound: {res['box'][0]}x{res['box'][1]} tiles [ruleset play_area_bound]"]
+    if res.get("box_exhaustive"):
+        area = (f"Play area: {res['box'][0]}x{res['box'][1]} box cut at x+y <= {res['box'][0] - 1}, which holds every "
+                "layout of these tiles (proofs hold for the game)")
+    else:
+        area = f"Play area bound: {res['box'][0]}x{res['box'][1]} tiles [ruleset play_area_bound]"
+    out = [title, area]
     status = res["status"]
     words = {
-        "optimal": "OPTIMAL (proved) within the play-area bound",
+        "optimal": "OPTIMAL (proved)" + ("" if res.get("box_exhaustive") else " within the play-area bound"),
         "feasible": "feasible, not proved optimal (time limit)",
         "infeasible": "no layout meets the mission (proved)",
         "unknown": "no layout found in the time limit (unknown)",
@@ -178,7 +210,14 @@ def _solve_text(res: dict, ch, title: str) -> list[str]:
     if res.get("from_hint"):
         words = "feasible: the starting layout; the search found nothing better in time"
     out.append(f"Solver: {words}; {res['seconds']} s")
-    out.append(f"Upper bound on the score: {res['bound'] if res['bound'] is not None else 'none (the search stopped before bounding)'}")
+    out.append(_mode_text(res))
+    where = "" if res.get("box_exhaustive") else " (within the play-area bound)"
+    out.append(
+        f"Upper bound on the score{where}: "
+        f"{res['bound'] if res['bound'] is not None else 'none (the search stopped before bounding)'}"
+    )
+    if ev is not None and res["bound"] is not None and res["status"] != "optimal":
+        out.append(f"Gap to the bound: {res['bound'] - ev['score']} points")
     if ev is not None:
         if res.get("columns"):
             out.append("Columns taken per round: " + ", ".join(f"R{r}: {c}" for r, c in res["columns"].items()))
@@ -198,7 +237,8 @@ def solve_cmd(
         None, "--tiles", help="Tiles TOML: [[round]] tiles = [ids], tokens = [active tokens] (or flat tiles/tokens: one round)."
     ),
     seed: Optional[int] = typer.Option(None, "--seed", help="Draw the solo market of this seed; the solver also chooses the column each round."),
-    time_limit: float = typer.Option(30.0, "--time-limit", help="Seconds for CP-SAT."),
+    time_limit: float = typer.Option(30.0, "--time-limit", help="Seconds for CP-SAT (work units when deterministic)."),
+    deterministic: bool = DETERMINISTIC_OPT,
     as_json: bool = JSON_OPT,
     svg: Optional[pathlib.Path] = SVG_OPT,
     out: Optional[pathlib.Path] = typer.Option(None, "--out", help="Write the layout found as a layout TOML (replayable with `score`)."),
@@ -212,17 +252,16 @@ def solve_cmd(
 
     if (tiles is None) == (seed is None):
         raise InputError("give exactly one of --tiles FILE or --seed N", "desert solve")
-    if time_limit <= 0:
-        raise InputError(f"--time-limit must be > 0 (got {time_limit})", "--time-limit")
+    _check_time_limit(time_limit)
     setup = _setup(ruleset, catalogue, challenges)
     ch = setup.challenges.get(challenge)
     if tiles is not None:
         offers, _ = load_tiles_file(tiles, setup)
-        res = solve_layout(setup, ch, offers, False, time_limit)
+        res = solve_layout(setup, ch, offers, False, time_limit, deterministic=deterministic)
         title = f"Layout of {sum(len(o.columns[0]) for o in offers)} tiles from {tiles} for {ch.name}"
     else:
         market = draw_market(seed, setup.tileset, setup.ruleset)
-        pf = perfect_foresight(setup, market, ch, time_limit)
+        pf = perfect_foresight(setup, market, ch, time_limit, deterministic=deterministic)
         res = dict(pf["solver"])
         res.update(status=pf["status"], layout=pf["layout"], evaluation=pf["evaluation"], seconds=pf["seconds"])
         title = (
@@ -252,6 +291,8 @@ def solve_cmd(
             "stars": ev.get("stars") if ev else 0,
             "star_reach": res["star_reach"],
             "box": res["box"],
+            "deterministic": res.get("deterministic"),
+            "wall_capped": res.get("wall_capped"),
             "layout": _layout_json(res["layout"]),
             "evaluation": _public(ev),
             "assumptions": setup.assumptions(),
@@ -265,7 +306,10 @@ def solve_cmd(
 def game_cmd(
     challenge: str = typer.Option(..., "--challenge", help="sharp-boundary, lost-world or desert-of-death."),
     seed: int = typer.Option(..., "--seed", help="Seed of the solo market (8 rounds of three columns)."),
-    time_limit: float = typer.Option(30.0, "--time-limit", help="Seconds for the perfect-foresight solver."),
+    time_limit: float = typer.Option(
+        30.0, "--time-limit", help="Seconds for the perfect-foresight solver (work units when deterministic)."
+    ),
+    deterministic: bool = DETERMINISTIC_OPT,
     online: str = typer.Option(
         "rollout", "--online", help="Online policy: rollout (judges columns on imagined futures) or greedy."
     ),
@@ -282,13 +326,12 @@ def game_cmd(
     from solver.desert.game import evaluate, run_game
     from solver.desert.market import draw_market
 
-    if time_limit <= 0:
-        raise InputError(f"--time-limit must be > 0 (got {time_limit})", "--time-limit")
+    _check_time_limit(time_limit)
     setup = _setup(ruleset, catalogue, challenges)
     ch = setup.challenges.get(challenge)
     if online not in ("rollout", "greedy"):
         raise InputError(f"--online must be rollout or greedy (got {online!r})", "--online")
-    res = run_game(challenge, seed, time_limit, setup=setup, online_kind=online)
+    res = run_game(challenge, seed, time_limit, setup=setup, online_kind=online, deterministic=deterministic)
     best = res["_layouts"]["best"]
     if best is not None and out is not None:
         try:
@@ -337,5 +380,6 @@ def game_cmd(
     if pf is not None:
         lines.append(f"Gap perfect foresight - online: {pf - on['score']}; online - random: {on['score'] - rd['score']}")
     lines.append(f"Seconds: {res['seconds']}")
+    lines.append(_mode_text(res))
     lines += _assumption_text(setup.assumptions())
     typer.echo("\n".join(lines))

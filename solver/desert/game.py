@@ -15,7 +15,8 @@ from dataclasses import dataclass
 from solver.board.errors import InputError
 from solver.desert import missions, scoring
 from solver.desert.catalogue import load_catalogues
-from solver.desert.layout import Layout, PawnPlay, PlayArea, RoundPlay, TilePlay, replay, token_allows
+from solver.desert.area import Pawn, PlayArea, token_allows
+from solver.desert.layout import Layout, PawnPlay, RoundPlay, TilePlay, active_slots, column_fits, column_shapes, replay
 from solver.desert.market import Market, RoundOffer, draw_market
 from solver.desert.missions import Challenge, Challenges, load_challenges
 from solver.desert.ruleset import Ruleset, _read_toml, load_ruleset
@@ -112,6 +113,20 @@ def load_tiles_file(path: str | pathlib.Path, setup: Setup) -> tuple[list[RoundO
             raise InputError(
                 f"`tokens` must be a list of {', '.join(PAWN_KINDS + (STAR,))}", f"{where}.tokens" if base is None else f"{path}: tokens"
             )
+        # The same record rules as a played game: what one column holds, the active area's tokens.
+        tw = f"{where}.tiles" if base is None else f"{path}: tiles"
+        kw = f"{where}.tokens" if base is None else f"{path}: tokens"
+        kinds = [setup.tileset.get(t).kind for t in tiles]
+        if not column_fits(kinds, setup.ruleset):
+            raise InputError(
+                f"{kinds.count('core')} core + {kinds.count('desert')} desert tiles in one round; one solo column holds "
+                f"at most {column_shapes(setup.ruleset)} [ruleset solo_columns, column_mix]", tw)
+        if len(tokens) > active_slots(i + 1, setup.ruleset):
+            raise InputError(
+                f"{len(tokens)} active tokens in round {i + 1}; the active area holds {active_slots(i + 1, setup.ruleset)} "
+                "then [ruleset active_area_size, tokens_revealed_per_round]", kw)
+        if setup.ruleset["desert_token_swap"]["remove"] in tokens:
+            raise InputError("train tokens are removed by the Desert expansion [ruleset desert_token_swap]", kw)
         offers.append(RoundOffer(i + 1, (tuple(tiles),), tuple(tokens)))
     ch = data.get("challenge")
     if ch is not None and not isinstance(ch, str):
@@ -175,8 +190,6 @@ def _place_pawns(area: PlayArea, tokens, ch: Challenge | None, rng: random.Rando
         if rng is not None:
             cell, idx, kind = rng.choice(options)
         else:
-            from solver.desert.layout import Pawn
-
             best = None
             for cell, idx, kind in options:
                 pts = scoring.pawn_points(area, Pawn(cell, idx, kind, token, 0))
@@ -184,8 +197,6 @@ def _place_pawns(area: PlayArea, tokens, ch: Challenge | None, rng: random.Rando
                 if best is None or key > best[0]:
                     best = (key, cell, idx, kind)
             _, cell, idx, kind = best
-        from solver.desert.layout import Pawn
-
         pawn = Pawn(cell, idx, kind, token, round_no)
         pawn.points = scoring.pawn_points(area, pawn)
         area.pawns.append(pawn)
@@ -325,8 +336,8 @@ def _greedy_round(area: PlayArea, offer: RoundOffer, ch, box, prune: int | None 
         trial = area.copy()
         tiles = _play_column(trial, list(col), offer.number, ch, box, None, prune)
         pawns = _place_pawns(trial, offer.tokens, ch, None, offer.number)
-        gained = sum(p.points for p in trial.pawns[len(area.pawns):])
-        val = gained + _potential(trial)
+        # _potential is the end-of-game score, which already holds every pawn's points
+        val = _potential(trial)
         if best is None or val > best[0]:
             best = (val, k, trial, tiles, pawns)
     return best
@@ -342,7 +353,8 @@ def _rollout_value(area: PlayArea, future: list[tuple[RoundOffer, int]], ch, box
         _play_column(area, list(offer.columns[k]), offer.number, ch, box, None, ROLLOUT_PRUNE)
         _place_pawns(area, offer.tokens, ch, None, offer.number)
     met = ch is None or missions.check(ch, area).met
-    return sum(p.points for p in area.pawns) + scoring.final_score(area).total - (0 if met else 100)
+    # the final score counts every pawn's points once (its pawn lines)
+    return scoring.final_score(area).total - (0 if met else 100)
 
 
 def beam_policy(setup: Setup, market: Market, ch: Challenge | None, width: int = 6) -> Layout:
@@ -364,7 +376,7 @@ def beam_policy(setup: Setup, market: Market, ch: Challenge | None, width: int =
                 trial = parent.copy()
                 tiles = _play_column(trial, list(col), offer.number, ch, box, None)
                 pawns = _place_pawns(trial, offer.tokens, ch, None, offer.number)
-                val = sum(p.points for p in trial.pawns) + _potential(trial)
+                val = _potential(trial)  # pawn points are among its score lines: counted once
                 children.append((val, trial, rounds + [RoundPlay(offer.number, column=k + 1, tiles=tiles, pawns=pawns)]))
         children.sort(key=lambda e: -e[0])
         beam, seen = [], set()
@@ -376,13 +388,15 @@ def beam_policy(setup: Setup, market: Market, ch: Challenge | None, width: int =
             if len(beam) == width:
                 break
 
-    def final(entry):
-        _, a, _ = entry
-        met = ch is None or missions.check(ch, a).met
-        return (met, sum(p.points for p in a.pawns) + scoring.final_score(a).total)
-
-    _, _, rounds = max(beam, key=final)
-    return Layout(start_at=(0, 0), start_rotation=0, rounds=rounds, challenge=ch.id if ch else None, seed=market.seed)
+    # The final layout is picked by the referee: replayed and scored, mission checked.
+    best = None
+    for _, _, rounds in beam:
+        lay = Layout(start_at=(0, 0), start_rotation=0, rounds=rounds, challenge=ch.id if ch else None, seed=market.seed)
+        ev = evaluate(setup, lay, ch, market)
+        key = (ev["legal"], ch is None or ev["mission_met"], ev["score"])
+        if best is None or key > best[0]:
+            best = (key, lay)
+    return best[1]
 
 
 def normalise(layout: Layout) -> Layout:
@@ -403,6 +417,11 @@ def greedy_layout(setup: Setup, offers: list[RoundOffer], ch: Challenge | None, 
     return layout
 
 
+# Up to this many tiles (start tile included) a fixed-tiles problem is solved in the box
+# that holds every layout; above it, in the ruleset's play_area_bound.
+EXHAUSTIVE_MAX_TILES = 12
+
+
 def solve_layout(
     setup: Setup,
     ch: Challenge,
@@ -415,6 +434,7 @@ def solve_layout(
     workers: int = 2,
     deterministic_time: float | None = None,
     greedy_hint: bool = True,
+    deterministic: bool = True,
 ) -> dict:
     """Run the CP-SAT layout model; the answer is replayed by the referee.
 
@@ -423,6 +443,12 @@ def solve_layout(
     always at hand."""
     from models.desert_layout import LayoutProblem, Offer, solve
 
+    # Fixed tiles, few enough: the n x n box cut at x + y <= n - 1 holds every layout of
+    # the n tiles (see LayoutProblem.max_diagonal), so its proofs hold for the game.
+    n_tiles = 1 + sum(len(o.columns[0]) for o in offers)
+    exhaustive = box is None and not choose_columns and n_tiles <= EXHAUSTIVE_MAX_TILES
+    if exhaustive:
+        box = (n_tiles, n_tiles)
     box = box or tuple(setup.ruleset["play_area_bound"])
     problem = LayoutProblem(
         setup.tileset,
@@ -432,10 +458,12 @@ def solve_layout(
         box[0],
         box[1],
         choose_columns=choose_columns,
+        max_diagonal=n_tiles - 1 if exhaustive else None,
     )
     if hint is None and not choose_columns and greedy_hint:
         hint = greedy_layout(setup, offers, ch, box)
-    sol = solve(problem, time_limit=time_limit, workers=workers, hint=hint, deterministic_time=deterministic_time)
+    sol = solve(problem, time_limit=time_limit, workers=workers, hint=hint, deterministic_time=deterministic_time,
+                deterministic=deterministic)
     out = {
         "status": sol.status,
         "model_objective": sol.objective,
@@ -443,9 +471,12 @@ def solve_layout(
         "bound": None if sol.bound is None else math.floor(sol.bound + 1e-6),
         "seconds": round(sol.seconds, 2),
         "box": list(box),
+        "box_exhaustive": exhaustive,
         "layout": None,
         "evaluation": None,
         "from_hint": sol.from_hint,
+        "deterministic": deterministic or deterministic_time is not None,
+        "wall_capped": sol.wall_capped,
     }
     if sol.layout is not None:
         sol.layout.seed = seed if choose_columns else None
@@ -469,7 +500,7 @@ def star_reach(ch: Challenge, status: str, best: int | None, bound: int | None, 
     return out
 
 
-def solve_seed(challenge: str, seed: int, time_limit: float) -> dict:
+def solve_seed(challenge: str, seed: int, time_limit: float, deterministic: bool = True) -> dict:
     """One seeded solo game, as a plain JSON-serialisable dict (for batch runs).
 
     Keys: challenge, seed, score (perfect foresight, best known; None when no layout
@@ -477,7 +508,7 @@ def solve_seed(challenge: str, seed: int, time_limit: float) -> dict:
     unknown), bound (the solver's upper bound within the play-area box), seconds,
     mission_met, star_reach, and the online policy's and random baseline's results.
     """
-    res = run_game(challenge, seed, time_limit)
+    res = run_game(challenge, seed, time_limit, deterministic=deterministic)
     return {k: v for k, v in res.items() if not k.startswith("_")}
 
 
@@ -489,6 +520,7 @@ def perfect_foresight(
     workers: int = 2,
     beam_width: int = 24,
     known: list[tuple[str, Layout]] | None = None,
+    deterministic: bool = True,
 ) -> dict:
     """Best layout for a seeded game seeing the whole market: a beam search (and any
     ``known`` layouts, e.g. the online policy's) give starting layouts; the best of them
@@ -504,19 +536,26 @@ def perfect_foresight(
             candidates.append((ev["score"], name, lay, ev))
     candidates.sort(key=lambda c: -c[0])
     hint = candidates[0][2] if candidates else None
-    remaining = max(1.0, time_limit - (time.perf_counter() - t0))
-    res = solve_layout(setup, ch, list(market.rounds), True, remaining, seed=market.seed, hint=hint, workers=workers)
+    # Deterministic: the whole limit goes to CP-SAT in work units (the heuristics before it
+    # take the same steps on every run); otherwise what the wall clock leaves.
+    remaining = time_limit if deterministic else max(1.0, time_limit - (time.perf_counter() - t0))
+    res = solve_layout(setup, ch, list(market.rounds), True, remaining, seed=market.seed, hint=hint, workers=workers,
+                       deterministic=deterministic)
     ev = res["evaluation"]
     if ev is not None and ev["legal"] and ev["mission_met"] and not res["from_hint"]:
         candidates.append((ev["score"], "layout solver", res["layout"], ev))
     best = max(candidates, key=lambda c: (c[0], c[1] == "layout solver"), default=None)
+    # Credit ties as ties: every source that reached the best score is named.
+    best_from = None
+    if best is not None:
+        best_from = " = ".join(sorted({c[1] for c in candidates if c[0] == best[0]}))
     status = res["status"]
     if status == "optimal" and best is not None and best[1] != "layout solver" and best[0] > ev["score"]:
         status = "feasible"  # the referee outscored the proved model optimum: would be a modelling bug
     return {
         "status": status,
         "score": best[0] if best else None,
-        "best_from": best[1] if best else None,
+        "best_from": best_from,
         "layout": best[2] if best else None,
         "evaluation": best[3] if best else None,
         "bound": res["bound"],
@@ -526,7 +565,13 @@ def perfect_foresight(
 
 
 def run_game(
-    challenge: str, seed: int, time_limit: float, setup: Setup | None = None, workers: int = 2, online_kind: str = "rollout"
+    challenge: str,
+    seed: int,
+    time_limit: float,
+    setup: Setup | None = None,
+    workers: int = 2,
+    online_kind: str = "rollout",
+    deterministic: bool = True,
 ) -> dict:
     """:func:`solve_seed` plus the layouts (under ``_layouts``)."""
     setup = setup or load_setup()
@@ -547,7 +592,7 @@ def run_game(
         known.append(("greedy policy", greedy))
     rnd = play_policy(setup, market, ch, "random")
     ev_r = evaluate(setup, rnd, ch, market)
-    pf = perfect_foresight(setup, market, ch, time_limit, workers=workers, known=known)
+    pf = perfect_foresight(setup, market, ch, time_limit, workers=workers, known=known, deterministic=deterministic)
     solver = pf["solver"]
     sev = solver["evaluation"]
     best = pf["score"]
@@ -579,6 +624,8 @@ def run_game(
         "greedy": other,
         "random": {"score": ev_r["score"], "legal": ev_r["legal"], "mission_met": ev_r["mission_met"], "stars": ev_r["stars"]},
         "box": solver["box"],
+        "deterministic": solver["deterministic"],
+        "wall_capped": solver["wall_capped"],
     }
     out["_layouts"] = {"best": pf["layout"], "online": online, "random": rnd}
     return out

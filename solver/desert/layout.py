@@ -17,138 +17,11 @@ from dataclasses import dataclass, field
 
 from solver.board.errors import InputError
 from solver.desert.ruleset import Ruleset, _read_toml
-from solver.desert.tiles import (
-    DESERT,
-    DIR_WORDS,
-    DIRS,
-    PAWN_KINDS,
-    STAR,
-    Tile,
-    TileSet,
-    neighbour,
-    opposite,
-)
+from solver.desert import network, scoring
+from solver.desert.area import Pawn, Placed, PlayArea, token_allows  # noqa: F401  (re-exported)
+from solver.desert.tiles import PAWN_KINDS, STAR, TileSet
 
 Cell = tuple[int, int]
-
-
-# ----------------------------------------------------------------------------- the play area
-@dataclass
-class Placed:
-    tile: Tile  # oriented
-    round: int
-    seq: int  # 0 for the start tile, then 1, 2, ... in placement order
-
-
-@dataclass
-class Pawn:
-    cell: Cell
-    pinpoint: int
-    kind: str
-    token: str
-    round: int
-    points: int = 0
-
-
-class PlayArea:
-    def __init__(self, tileset: TileSet, ruleset: Ruleset):
-        self.tileset = tileset
-        self.ruleset = ruleset
-        self.grid: dict[Cell, Placed] = {}
-        self.pawns: list[Pawn] = []
-        self.used_pins: set[tuple[Cell, int]] = set()
-        self.has_desert = False
-        self.seq = 0
-
-    def copy(self) -> "PlayArea":
-        new = PlayArea(self.tileset, self.ruleset)
-        new.grid = dict(self.grid)
-        new.pawns = list(self.pawns)
-        new.used_pins = set(self.used_pins)
-        new.has_desert = self.has_desert
-        new.seq = self.seq
-        return new
-
-    # -- tiles -------------------------------------------------------------
-    def placement_problem(self, tile: Tile, cell: Cell) -> str | None:
-        """Why ``tile`` (oriented) may not go on ``cell`` now; None when it may."""
-        if cell in self.grid:
-            return f"cell {cell} already holds {self.grid[cell].tile.id}"
-        if not self.grid:
-            return None
-        touching = []
-        for d in DIRS:
-            other = self.grid.get(neighbour(cell, d))
-            if other is None:
-                continue
-            touching.append(other)
-            mine, theirs = tile.sides[d], other.tile.sides[opposite(d)]
-            if not self.ruleset.matches(mine, theirs):
-                return (
-                    f"its {DIR_WORDS[d]} side ({mine}) touches the {DIR_WORDS[opposite(d)]} side ({theirs}) "
-                    f"of {other.tile.id} at {neighbour(cell, d)}; touching sides must match "
-                    f"[ruleset side_matches, empty_may_touch_route={self.ruleset['empty_may_touch_route']}]"
-                )
-        if not touching and self.ruleset["must_touch_play_area"]:
-            return "it touches no tile of the play area [ruleset must_touch_play_area]"
-        first_desert = tile.kind == DESERT and not self.has_desert
-        if not first_desert and self.has_desert:
-            if not any(o.tile.kind == tile.kind for o in touching):
-                return (
-                    f"it is a {tile.kind} tile with no side touching a {tile.kind} tile; after the first "
-                    "Desert tile, 'All following tiles (Core Game tile or Desert tile) must have at least 1 "
-                    "side connected to a tile of the same kind.' [ruleset same_kind_rule]"
-                )
-        return None
-
-    def place(self, tile: Tile, cell: Cell, round_no: int) -> None:
-        self.grid[cell] = Placed(tile, round_no, self.seq)
-        self.seq += 1
-        if tile.kind == DESERT:
-            self.has_desert = True
-
-    def legal_spots(self, tile_type: Tile) -> list[tuple[Cell, Tile]]:
-        """Every (cell, oriented tile) where the tile type may go now."""
-        out = []
-        for cell in self.frontier():
-            for ot in tile_type.distinct_rotations:
-                if self.placement_problem(ot, cell) is None:
-                    out.append((cell, ot))
-        return out
-
-    def frontier(self) -> list[Cell]:
-        cells = set()
-        for c in self.grid:
-            for d in DIRS:
-                nb = neighbour(c, d)
-                if nb not in self.grid:
-                    cells.add(nb)
-        return sorted(cells)
-
-    # -- pawns -------------------------------------------------------------
-    def free_pinpoints(self, kind: str) -> list[tuple[Cell, int]]:
-        out = []
-        for cell, placed in self.grid.items():
-            for i, p in enumerate(placed.tile.pinpoints):
-                if p.pawn == kind and (cell, i) not in self.used_pins:
-                    out.append((cell, i))
-        return out
-
-    def camels(self) -> int:
-        return sum(1 for p in self.pawns if p.kind == "camel")
-
-    def bounds(self) -> tuple[int, int, int, int]:
-        xs = [c[0] for c in self.grid]
-        ys = [c[1] for c in self.grid]
-        return min(xs), min(ys), max(xs), max(ys)
-
-
-def token_allows(token: str, kind: str, ruleset: Ruleset) -> bool:
-    if token == kind:
-        return True
-    if token == STAR:
-        return kind != "camel" or ruleset["star_any_pawn"]
-    return False
 
 
 # ----------------------------------------------------------------------------- layout files
@@ -234,9 +107,19 @@ def _int(val, where: str, what: str) -> int:
     return val
 
 
+# A game places at most 1 + 8 x 4 = 33 tiles, so a play area never spans more than 33
+# cells; coordinates are limited so that a typo such as (10000, -10000) is refused at
+# once instead of making the rectangle search scan a huge empty box.
+COORD_LIMIT = 100
+
+
 def _cell(val, where: str) -> Cell:
     if not (isinstance(val, list) and len(val) == 2 and all(isinstance(v, int) and not isinstance(v, bool) for v in val)):
         raise InputError(f"`at` must be [x, y], two whole numbers (got {val!r})", where)
+    if any(abs(v) > COORD_LIMIT for v in val):
+        raise InputError(
+            f"`at` {val} is outside the play-area coordinates -{COORD_LIMIT}..{COORD_LIMIT} "
+            "(a game places at most 33 tiles)", where)
     return (val[0], val[1])
 
 
@@ -248,6 +131,8 @@ def _check_keys(table: dict, known: set[str], where: str) -> None:
 
 def parse_layout(data: dict, source: str) -> Layout:
     """Read a layout from parsed TOML; checks shapes and types (not the rules)."""
+    if not data:
+        raise InputError("the layout file is empty: expected [start] and one [[round]] per round played", source)
     _check_keys(data, {"challenge", "seed", "start", "round"}, source)
     lay = Layout(source=source)
     if "challenge" in data:
@@ -342,19 +227,23 @@ def replay(layout: Layout, tileset: TileSet, ruleset: Ruleset, market=None) -> R
     layout names a seed; then every round must name the column taken and use its tiles
     and its active tokens.
     """
-    from solver.desert import scoring  # scoring imports nothing from here at run time
-
     area = PlayArea(tileset, ruleset)
     rep = Replay(area)
     start = tileset.start.rotated(layout.start_rotation)
     area.place(start, layout.start_at, 0)
+    if not layout.rounds:
+        raise InputError(
+            "the layout records no round ([[round]] with its tiles and pawns); an empty layout is not a game", layout.source
+        )
     if len(layout.rounds) > ruleset["rounds"]:
         raise InputError(f"a game has {ruleset['rounds']} rounds, the layout lists {len(layout.rounds)}", layout.source)
     if market is None and any(rp.tokens is None and rp.pawns for rp in layout.rounds):
         rep.notes.append("pawn tokens not checked: the layout names neither a seed nor the active tokens of each round")
+    copies_used: dict[str, int] = {}
     for rp in layout.rounds:
         tokens = rp.tokens
         offer = market.rounds[rp.number - 1] if market is not None else None
+        _check_round_record(rp, ruleset, tileset, rep)
         if offer is not None:
             if rp.column is None:
                 raise InputError("with a seed, each round must name the `column` taken (1, 2 or 3)", rp.where)
@@ -377,6 +266,13 @@ def replay(layout: Layout, tileset: TileSet, ruleset: Ruleset, market=None) -> R
                 )
             ot = tt.rotated(tp.rotation)
             where = f"round {rp.number}, {tp.tile} at {tp.at} rotation {tp.rotation} ({tp.where})"
+            copies_used[tp.tile] = copies_used.get(tp.tile, 0) + 1
+            if copies_used[tp.tile] > tt.count:
+                rep.fail(
+                    f"{where}: copy number {copies_used[tp.tile]} of tile {tp.tile}, but the catalogue "
+                    f"({tileset.sources.get(tp.tile, 'loaded catalogue')}) has {tt.count} "
+                    f"[catalogue count: each physical tile is placed at most once]"
+                )
             if offer is not None:
                 if tp.tile in supply:
                     supply.remove(tp.tile)
@@ -410,7 +306,7 @@ def replay(layout: Layout, tileset: TileSet, ruleset: Ruleset, market=None) -> R
             kind = pins[pp.pinpoint].pawn
             where = f"round {rp.number}, {kind} on {placed.tile.id} at {pp.at} ({pp.where})"
             if not token_allows(pp.token, kind, ruleset):
-                rep.fail(f"{where}: a {pp.token} token cannot place a {kind} pawn [ruleset star_any_pawn]")
+                rep.fail(f"{where}: a {pp.token} token cannot place a {kind} pawn [ruleset star_any_pawn, star_places_train]")
             if left is not None:
                 if pp.token in left:
                     left.remove(pp.token)
@@ -425,7 +321,58 @@ def replay(layout: Layout, tileset: TileSet, ruleset: Ruleset, market=None) -> R
     return rep
 
 
-def _stations(area: PlayArea):
-    from solver.desert.network import desert_stations
+def active_slots(round_no: int, ruleset: Ruleset) -> int:
+    """Tokens in the active area in round ``round_no``: one more revealed each round, at most the area's size."""
+    return min(round_no * ruleset["tokens_revealed_per_round"], ruleset["active_area_size"])
 
-    return desert_stations(area)
+
+def _check_round_record(rp: RoundPlay, ruleset: Ruleset, tileset: TileSet, rep: Replay) -> None:
+    """What the rules fix about a round whatever the seed: the tokens of the active area and the
+    number of tiles one column can hold."""
+    slots = active_slots(rp.number, ruleset)
+    swap = ruleset["desert_token_swap"]
+    if rp.tokens is not None:
+        if len(rp.tokens) > slots:
+            rep.fail(
+                f"round {rp.number} ({rp.where}): {len(rp.tokens)} active tokens {rp.tokens}, but the active area "
+                f"holds {slots} in round {rp.number} [ruleset active_area_size, tokens_revealed_per_round]"
+            )
+        if swap["remove"] in rp.tokens:
+            rep.fail(
+                f"round {rp.number} ({rp.where}): a {swap['remove']} token, but the Desert expansion removes them: "
+                f"'Remove the 3 Placement tokens with a Train Pinpoint from the game' [ruleset desert_token_swap]"
+            )
+    if len(rp.pawns) > slots:
+        rep.fail(
+            f"round {rp.number} ({rp.where}): {len(rp.pawns)} pawns placed, but the active area holds {slots} "
+            f"tokens in round {rp.number}, one placement each [ruleset active_area_size, tokens_revealed_per_round]"
+        )
+    for pp in rp.pawns:
+        if pp.token == swap["remove"]:
+            rep.fail(
+                f"round {rp.number} ({pp.where}): placed with a {pp.token} token, but the Desert expansion removes "
+                f"them [ruleset desert_token_swap]"
+            )
+    kinds = [tileset.get(tp.tile).kind for tp in rp.tiles if tileset.get(tp.tile) is not None]
+    if not column_fits(kinds, ruleset):
+        rep.fail(
+            f"round {rp.number} ({rp.where}): {len(kinds)} tiles ({kinds.count('core')} core + "
+            f"{kinds.count('desert')} desert), but one solo column holds at most {column_shapes(ruleset)} "
+            "[ruleset solo_columns, column_mix]"
+        )
+
+
+def column_fits(kinds: list[str], ruleset: Ruleset) -> bool:
+    """Could tiles of these kinds (core/desert) all come from one solo column?"""
+    mix = ruleset["column_mix"]
+    return any(all(mix[str(s)].count(b) >= kinds.count(b) for b in ("core", "desert")) for s in ruleset["solo_columns"])
+
+
+def column_shapes(ruleset: Ruleset) -> str:
+    mix = ruleset["column_mix"]
+    return ", ".join(f"{s} tiles ({mix[str(s)].count('core')} core + {mix[str(s)].count('desert')} desert)"
+                     for s in ruleset["solo_columns"])
+
+
+def _stations(area: PlayArea):
+    return network.desert_stations(area)

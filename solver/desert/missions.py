@@ -10,7 +10,7 @@ from solver.desert.ruleset import DATA, Rule, _read_toml
 from solver.desert.tiles import CORE, DESERT, DIRS, PAWN_KINDS, neighbour, orthogonal_groups
 
 if TYPE_CHECKING:
-    from solver.desert.layout import PlayArea
+    from solver.desert.area import PlayArea
 
 DEFAULT_CHALLENGES = DATA / "challenges.toml"
 MISSIONS = ("boundary-in-one-line", "landmarks-one-group", "desert-pawns-touch-core")

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Iterable
 from solver.desert.tiles import DIRS, EMPTY, ROUTE_KINDS, TRAIL, neighbour, opposite
 
 if TYPE_CHECKING:
-    from solver.desert.layout import PlayArea
+    from solver.desert.area import PlayArea
 
 Node = tuple[tuple[int, int], int]
 

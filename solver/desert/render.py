@@ -8,7 +8,7 @@ from solver.desert import network, scoring
 from solver.desert.tiles import HIGHWAY, RAILROAD, TRAIL
 
 if TYPE_CHECKING:
-    from solver.desert.layout import PlayArea
+    from solver.desert.area import PlayArea
 
 S = 80  # tile size in px
 PAD = 20

@@ -18,7 +18,7 @@ ROOT = pathlib.Path(__file__).resolve().parents[2]
 DATA = ROOT / "instances" / "desert"
 DEFAULT_RULESET = DATA / "ruleset.toml"
 
-SOURCES = {"rule-sheet": "quote", "core-notes": "quote", "assumed": "reason"}
+SOURCES = {"rule-sheet": "quote", "core-notes": "quote", "assumed": "reason", "reading": "reason"}
 
 # key -> python type(s) the value must have; the loader checks presence and type.
 REQUIRED: dict[str, type | tuple[type, ...]] = {
@@ -60,6 +60,12 @@ REQUIRED: dict[str, type | tuple[type, ...]] = {
     "landmark_active": str,
     "objectives_used": bool,
     "play_area_bound": list,
+    "star_places_train": bool,
+    "station_supply_exhausted": str,
+    "sharp_boundary_adjacency": str,
+    "mission_vacuous_met": bool,
+    "missions_judged_on": str,
+    "policy_start_rotation": int,
 }
 
 
@@ -69,6 +75,7 @@ class Rule:
     value: Any
     source: str
     note: str  # the quote or the reason
+    quote: str = ""  # a reading's sheet sentence (its `note` is the reason for the default)
 
     def describe(self) -> str:
         return f"{self.key} = {self.value!r} ({self.source}: {self.note})"
@@ -84,7 +91,8 @@ class Ruleset:
         return self.rules[key].value
 
     def assumptions(self) -> list[Rule]:
-        return [r for r in list(self.rules.values()) + self.extra if r.source == "assumed"]
+        """Every value that is not the sheet's word: assumed ones and named readings."""
+        return [r for r in list(self.rules.values()) + self.extra if r.source in ("assumed", "reading")]
 
     def where(self, key: str) -> str:
         return f"{self.path}: [{key}]"
@@ -146,7 +154,9 @@ def load_ruleset(path: str | pathlib.Path | None = None) -> Ruleset:
         note = entry.get(note_key)
         if not isinstance(note, str) or not note.strip():
             raise InputError(f"source {source!r} needs a non-empty `{note_key}`", where)
-        rules[key] = Rule(key, entry["value"], source, note.strip())
+        if source == "reading" and not (isinstance(entry.get("quote"), str) and entry["quote"].strip()):
+            raise InputError("a reading needs the sheet's sentence as a non-empty `quote`", where)
+        rules[key] = Rule(key, entry["value"], source, note.strip(), str(entry.get("quote", "")).strip())
     for key, typ in REQUIRED.items():
         if key not in rules:
             raise InputError(f"missing rule [{key}]", str(path))
@@ -196,6 +206,11 @@ def _validate(rs: Ruleset) -> None:
         "pawn_network": "all-routes",
         "landmark_active": "connected-to-desert-station",
         "start_tile_kind": "core",
+        "station_supply_exhausted": "illegal",
+        "sharp_boundary_adjacency": "orthogonal",
+        "missions_judged_on": "final-play-area",
+        "mission_vacuous_met": True,
+        "policy_start_rotation": 0,
     }
     for key, val in fixed.items():
         if rs[key] != val:

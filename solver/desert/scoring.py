@@ -11,7 +11,7 @@ from solver.desert import network
 from solver.desert.tiles import DESERT, DIRS, EMPTY, HIGHWAY, RAILROAD, TRAIL, neighbour, opposite, orthogonal_groups
 
 if TYPE_CHECKING:
-    from solver.desert.layout import Pawn, PlayArea
+    from solver.desert.area import Pawn, PlayArea
 
 Cell = tuple[int, int]
 

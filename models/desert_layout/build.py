@@ -1,43 +1,4 @@
-"""CP-SAT model of a Railroad Tiles Desert solo game's layout.
-
-Given the tiles offered each round (one column per round when the tiles are
-fixed, or the three market columns when the solver also chooses the column),
-the active placement tokens of each round, a challenge and a bounded play area,
-:func:`build_model` builds a model whose solutions are legal games (tile
-positions, rotations, placement order, pawns) meeting the mission, scored
-exactly as :mod:`solver.desert.scoring` scores them.  The solver never judges
-its own answers: :func:`solve` turns a solution into a layout file that the
-independent referee replays.
-
-How the rules are encoded (each constraint below names the rule it encodes):
-
-* Placement order.  Every tile gets an order number inside its round's band;
-  each tile but the start tile has a *parent*, a neighbour with a smaller order
-  number (it touched the play area when placed).  The parent must be of the
-  same kind (the Desert same-kind rule), except for the one *first Desert
-  tile*.  Following parents from any Desert tile ends at the first Desert tile,
-  which therefore is the earliest one.
-* Networks at the time a pawn is placed are certified by flows: a pawn scores
-  one point per unit of flow that reaches, through routes present by its
-  round, a Desert Station (camels: through trails only) or an earlier pawn of
-  its kind (cars, trains, travelers).  Flows never overstate a network, and the
-  solver maximises, so the points are exact.
-* Active landmarks send one unit of flow each through trails to a Desert Station.
-* Landmark sets: with set points growing by non-decreasing steps (checked by the
-  ruleset loader), the best split into sets of different types scores
-  ``sum_j step_j * c_(j)`` (counts sorted down), which equals the minimum over
-  all ways to pair the steps with the types; so ``points <= sum`` for every pairing.
-* The largest rectangle is a chosen block of rows x columns that is fully occupied.
-* Symmetry: the play area touches the box's first row and column; in a square box
-  the start tile keeps rotation 0 (turning the whole play area changes nothing).
-* Bounds: each score term also gets a static upper bound from the offered tiles
-  (one column per round at most) and the tokens, as its variable's domain, and a
-  few redundant aggregate constraints; CP-SAT's LP alone did not link the terms.
-
-:func:`solve` always starts from a complete, legal hint (a given layout, such as a
-policy's, or the start tile alone), settled by first solving the model with that
-layout pinned.
-"""
+"""`build_model`: the CP-SAT model of a Desert solo game's layout (see the package docstring for the encoding)."""
 from __future__ import annotations
 
 import itertools
@@ -64,84 +25,8 @@ from solver.desert.tiles import (
     opposite,
 )
 
-Cell = tuple[int, int]
-Border = tuple[Cell, int]  # (cell, 1=east or 2=south): the edge between two cells
-PAIRS = tuple(itertools.combinations(DIRS, 2))
-
-
-class Item(NamedTuple):
-    """Copies of one tile type offered in one round and column."""
-
-    round: int
-    column: int  # 0-based index of the column in the round's offer
-    tile: str
-
-
-class Opp(NamedTuple):
-    """One pawn placement allowed by one active token in one round."""
-
-    round: int
-    slot: int
-    token: str
-
-
-@dataclass
-class Offer:
-    round: int
-    columns: list[list[str]]
-    tokens: list[str]
-
-
-@dataclass
-class LayoutProblem:
-    tileset: TileSet
-    ruleset: Ruleset
-    challenge: Challenge | None
-    offers: list[Offer]
-    width: int
-    height: int
-    choose_columns: bool = False  # False: each offer has one column, which is taken
-
-    @property
-    def cells(self) -> list[Cell]:
-        return [(x, y) for y in range(self.height) for x in range(self.width)]
-
-
-def border(cell: Cell, d: int) -> Border:
-    """Canonical name of the edge on side ``d`` of ``cell``."""
-    if d in (1, 2):
-        return (cell, d)
-    return (neighbour(cell, d), opposite(d))
-
-
-@dataclass
-class LayoutModel:
-    """The model and its variables, keyed by domain objects."""
-
-    model: cp_model.CpModel
-    problem: LayoutProblem
-    take: dict[tuple[int, int], cp_model.IntVar] = field(default_factory=dict)  # (round, column)
-    place: dict[tuple[Item, Cell, int], cp_model.IntVar] = field(default_factory=dict)  # (item, cell, rotation)
-    start: dict[tuple[Cell, int], cp_model.IntVar] = field(default_factory=dict)  # (cell, rotation)
-    occupied: dict[Cell, cp_model.IntVar] = field(default_factory=dict)
-    desert: dict[Cell, cp_model.IntVar] = field(default_factory=dict)
-    side: dict[tuple[Cell, int, str], cp_model.IntVar] = field(default_factory=dict)
-    order: dict[Cell, cp_model.IntVar] = field(default_factory=dict)
-    parent: dict[tuple[Cell, int], cp_model.IntVar] = field(default_factory=dict)
-    first_desert: dict[Cell, cp_model.IntVar] = field(default_factory=dict)
-    pawn: dict[tuple[Opp, Cell, int, str], cp_model.IntVar] = field(default_factory=dict)  # (opp, cell, rep side, kind)
-    points: dict[Opp, cp_model.IntVar] = field(default_factory=dict)
-    opps: list[Opp] = field(default_factory=list)
-    terms: dict[str, cp_model.LinearExpr] = field(default_factory=dict)  # score lines
-    objective: cp_model.LinearExpr | None = None
-
-
-def _opportunities(problem: LayoutProblem) -> list[Opp]:
-    return [Opp(o.round, s, tok) for o in problem.offers for s, tok in enumerate(o.tokens)]
-
-
-def _kinds_for(token: str, rs: Ruleset) -> list[str]:
-    return [k for k in PAWN_KINDS if token_allows(token, k, rs)]
+from models.desert_layout.bounds import line_bounds
+from models.desert_layout.problem import PAIRS, Border, Cell, Item, LayoutModel, LayoutProblem, Opp, _kinds_for, _opportunities, border
 
 
 def build_model(problem: LayoutProblem) -> LayoutModel:
@@ -593,6 +478,11 @@ def build_model(problem: LayoutProblem) -> LayoutModel:
         m.AddImplication(v, in_row[y])
         # Rule: ... and it has no gaps.
         m.AddImplication(v, lm.occupied[(x, y)])
+    for x in range(W):
+        for y in range(H):
+            if (x, y) not in cellset:
+                # A cell outside the model's region holds no tile: no rectangle covers it.
+                m.AddBoolOr([in_col[x].Not(), in_row[y].Not()])
     rect_area = m.NewIntVar(1, min(W * H, 1 + per_round_max(lambda t: 1)), "rect_area")
     m.Add(rect_area == sum(in_rect.values()))
     # Redundant (for the LP bound): the rectangle holds at most the tiles placed.
@@ -685,177 +575,15 @@ def build_model(problem: LayoutProblem) -> LayoutModel:
         "openings": -rs["openings_penalty"] * sum(open_ends),
     }
     lm.objective = sum(lm.terms.values())
+    # Redundant (for the bound): the combinatorial per-line bounds of bounds.py, which hold
+    # for every legal layout of every column choice inside the box (argument there); the
+    # model's lines never exceed the referee's, so these cut off no solution.
+    lb = line_bounds(ts, rs, [off.columns for off in problem.offers], [off.tokens for off in problem.offers], (W, H))
+    lm.line_bounds = lb
+    m.Add(lm.objective <= lb.total)
+    for key, term in lm.terms.items():
+        if key in lb.lines and not isinstance(term, int):
+            m.Add(term <= lb.lines[key])
     m.Maximize(lm.objective)
     return lm
 
-
-# ---------------------------------------------------------------------------- solving
-@dataclass
-class LayoutSolution:
-    status: str  # "optimal", "feasible", "infeasible", "unknown"
-    layout: Layout | None
-    objective: int | None
-    bound: float | None
-    seconds: float
-    columns: dict[int, int] = field(default_factory=dict)  # round -> column (1-based)
-    terms: dict[str, int] = field(default_factory=dict)
-    hinted: tuple | None = None
-    from_hint: bool = False  # the search found nothing in time; this is the hint
-
-
-def hint_from_layout(lm: LayoutModel, layout: Layout, time_limit: float = 10.0) -> tuple[Layout, int] | None:
-    """Hint every variable with a known legal layout (e.g. the online policy's).
-
-    The model is first solved with the layout's tiles and pawns fixed (a copy of the
-    model), which settles the orders, parents and flows; then every variable of the
-    real model is hinted with that solution.  Returns the layout (as the model reads it
-    back) and its objective, or None when the layout does not fit the model (e.g. outside
-    the play-area box); then nothing is hinted.
-    """
-    layout = layout.normalised()
-    fixed = lm.model.Clone()
-    try:
-        _fix_to(lm, layout, fixed)
-    except ValueError:
-        return None
-    solver = cp_model.CpSolver()
-    solver.parameters.max_time_in_seconds = time_limit
-    solver.parameters.num_search_workers = 1
-    if solver.Solve(fixed) not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
-        return None
-    for i in range(len(lm.model.Proto().variables)):
-        v = lm.model.GetIntVarFromProtoIndex(i)
-        lm.model.AddHint(v, solver.Value(v))
-    read_back, _ = extract(lm, solver)
-    return read_back, int(solver.ObjectiveValue())
-
-
-def solve(
-    problem: LayoutProblem,
-    time_limit: float = 30.0,
-    workers: int = 2,
-    hint: Layout | None = None,
-    fix: Layout | None = None,
-    log: bool = False,
-    deterministic_time: float | None = None,
-) -> LayoutSolution:
-    """Build and solve the model.  ``deterministic_time`` (CP-SAT's own work measure)
-    limits the search independently of the machine's load; with one worker the answer
-    is then reproducible."""
-    t0 = time.perf_counter()
-    lm = build_model(problem)
-    hinted = None
-    if hint is None and fix is None:
-        # The start tile alone is always legal: a first solution to improve from.
-        hint = Layout(start_at=(0, 0), start_rotation=0, rounds=[RoundPlay(o.round) for o in problem.offers])
-    if hint is not None:
-        hinted = hint_from_layout(lm, hint, time_limit=max(1.0, time_limit / 3))
-    if fix is not None:
-        _fix_to(lm, fix, lm.model)
-    solver = cp_model.CpSolver()
-    solver.parameters.max_time_in_seconds = max(0.1, time_limit - (time.perf_counter() - t0))
-    solver.parameters.num_search_workers = workers
-    solver.parameters.log_search_progress = log
-    # Probing in presolve can take the whole time limit on full games.
-    solver.parameters.cp_model_probing_level = 0
-    if deterministic_time is not None:
-        solver.parameters.max_deterministic_time = deterministic_time
-    code = solver.Solve(lm.model)
-    secs = time.perf_counter() - t0
-    status = {
-        cp_model.OPTIMAL: "optimal",
-        cp_model.FEASIBLE: "feasible",
-        cp_model.INFEASIBLE: "infeasible",
-    }.get(code, "unknown")
-    if status in ("optimal", "feasible"):
-        layout, cols = extract(lm, solver)
-        terms = {k: int(solver.Value(v)) if not isinstance(v, int) else v for k, v in lm.terms.items()}
-        return LayoutSolution(
-            status, layout, int(solver.ObjectiveValue()), solver.BestObjectiveBound(), secs, cols, terms, hinted
-        )
-    # Without any solution (UNKNOWN) CP-SAT's objective bound is not meaningful.
-    bound = None
-    if hinted is not None and status == "unknown":
-        # The search returned nothing in time; the hint is a known feasible answer.
-        layout, objective = hinted
-        return LayoutSolution("feasible", layout, objective, bound, secs, hinted=hinted, from_hint=True)
-    return LayoutSolution(status, None, None, bound, secs, hinted=hinted)
-
-
-def _fix_to(lm: LayoutModel, layout: Layout, model: cp_model.CpModel) -> None:
-    """Force ``model`` (lm's model or a clone) to one layout's tiles, rotations and pawns."""
-    p = lm.problem
-    ts = p.tileset
-    want = {}
-    for rp in layout.rounds:
-        col = (rp.column - 1) if rp.column else 0
-        for tp in rp.tiles:
-            tt = ts.get(tp.tile)
-            ot = tt.rotated(tp.rotation)
-            rot = next(o.rotation for o in tt.distinct_rotations if o.signature() == ot.signature())
-            key = (Item(rp.number, col, tp.tile), tp.at, rot)
-            want[key] = want.get(key, 0) + 1
-    for key, v in lm.place.items():
-        model.Add(v == want.get(key, 0))
-    missing = [k for k in want if k not in lm.place]
-    if missing:
-        raise ValueError(f"layout does not fit the model: {missing[:3]}")
-    if any(c not in lm.occupied for c in [layout.start_at] + [k[1] for k in want]):
-        raise ValueError("layout does not fit the play-area box")
-    if (layout.start_at, layout.start_rotation) not in lm.start:
-        raise ValueError("start tile orientation not in the model")
-    for (c, r), v in lm.start.items():
-        model.Add(v == int(c == layout.start_at and r == layout.start_rotation))
-    # pawns: the same opportunity, cell, route and kind
-    tiles_at = {layout.start_at: ts.start.rotated(layout.start_rotation)}
-    for rp in layout.rounds:
-        for tp in rp.tiles:
-            tiles_at[tp.at] = ts.get(tp.tile).rotated(tp.rotation)
-    chosen = set()
-    for rp in layout.rounds:
-        slots = list(enumerate(p.offers[rp.number - 1].tokens))
-        for pp in rp.pawns:
-            t = tiles_at[pp.at]
-            pin = t.pinpoints[pp.pinpoint]
-            slot = next((s for s, tok in slots if tok == pp.token), None)
-            if slot is None:
-                raise ValueError(f"round {rp.number}: no {pp.token} token")
-            slots.remove((slot, pp.token))
-            chosen.add((Opp(rp.number, slot, pp.token), pp.at, t.routes[pin.route].rep, pin.pawn))
-    for key, v in lm.pawn.items():
-        model.Add(v == int(key in chosen))
-
-
-def extract(lm: LayoutModel, solver: cp_model.CpSolver) -> tuple[Layout, dict[int, int]]:
-    p = lm.problem
-    ts = p.tileset
-    val = solver.BooleanValue
-    start_at, start_rot = next(k for k, v in lm.start.items() if val(v))
-    layout = Layout(start_at=start_at, start_rotation=start_rot, challenge=p.challenge.id if p.challenge else None)
-    cols: dict[int, int] = {}
-    for off in p.offers:
-        k = next((k for k in range(len(off.columns)) if val(lm.take[(off.round, k)])), 0)
-        cols[off.round] = k + 1
-    tiles_at: dict[Cell, Tile] = {start_at: ts.start.rotated(start_rot)}
-    per_round: dict[int, list[tuple[int, TilePlay]]] = {}
-    for (it, c, rot), v in lm.place.items():
-        if val(v):
-            per_round.setdefault(it.round, []).append((solver.Value(lm.order[c]), TilePlay(it.tile, c, rot)))
-            tiles_at[c] = ts.get(it.tile).rotated(rot)
-    used: set[tuple[Cell, int]] = set()
-    for off in p.offers:
-        rp = RoundPlay(number=off.round, column=cols[off.round] if p.choose_columns else None, tokens=list(off.tokens))
-        rp.tiles = [tp for _, tp in sorted(per_round.get(off.round, []), key=lambda e: e[0])]
-        for o in [o for o in lm.opps if o.round == off.round]:
-            for (oo, c, d, kind), v in lm.pawn.items():
-                if oo == o and val(v):
-                    t = tiles_at[c]
-                    idx = next(
-                        i
-                        for i, pin in enumerate(t.pinpoints)
-                        if pin.pawn == kind and t.routes[pin.route].rep == d and (c, i) not in used
-                    )
-                    used.add((c, idx))
-                    rp.pawns.append(PawnPlay(c, idx, o.token))
-        layout.rounds.append(rp)
-    return layout, cols

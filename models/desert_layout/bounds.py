@@ -1,0 +1,202 @@
+"""Combinatorial upper bounds per score line, from the tiles and tokens alone.
+
+For every way to take one column per round (3^8 = 6561 ways in a full game), each
+score line gets an upper bound that holds for ANY legal layout of exactly those
+tiles, whatever their positions:
+
+* rectangle: at most the tiles placed (start tile included); inside a W x H box also
+  at most the largest a x b <= that count with a <= W, b <= H (a rectangle is a block).
+* city groups: at most the icons of all city tiles, and nothing when there are fewer
+  city tiles than the smallest scoring group.
+* landmarks: the set points of ALL landmarks of the taken tiles as if all were active
+  (being active only removes landmarks; the best split is monotone in the counts).
+* pawns: two relaxations, the smaller counts:
+  (a) per placement opportunity (round, token slot), the most any kind its token allows
+      can score then: a camel at most min(cap, stations possible by then), a Desert
+      Station needing one trail side and one railroad/highway side of tiles already
+      placed; the j-th car/train/traveler at most min(cap, j), j limited by the earlier
+      opportunities allowing that kind and by its pinpoints placed by then;
+  (b) per kind, its placements at most min(opportunities allowing it, its pinpoints,
+      the camel supply), the j-th scoring at most as in (a) at the end of the game.
+* openings: a penalty, so at most 0.
+
+Summing the lines for one column choice and taking the maximum over all choices
+gives ``total``: an upper bound on the score of every legal layout of the market
+(with ``box``: of every layout inside the box).  It couples the lines through the
+column choice, which the LP relaxation of the CP-SAT model does only fractionally.
+"""
+from __future__ import annotations
+
+import itertools
+from dataclasses import dataclass, field
+
+from solver.desert.area import token_allows
+from solver.desert.ruleset import Ruleset
+from solver.desert.scoring import landmark_sets
+from solver.desert.tiles import HIGHWAY, PAWN_KINDS, RAILROAD, TRAIL, Tile, TileSet
+
+
+@dataclass
+class LineBounds:
+    total: int  # max over column choices of the summed line bounds
+    lines: dict[str, int] = field(default_factory=dict)  # max over column choices of each line alone
+    choices: int = 0  # column choices enumerated
+    best_choice: tuple[int, ...] = ()  # a choice reaching ``total`` (0-based column per round)
+
+
+@dataclass(frozen=True)
+class _Column:
+    """What one column's tiles add, whatever their positions."""
+
+    tiles: int
+    city_tiles: int
+    icons: int
+    marks: tuple[int, ...]  # per landmark type
+    pins: tuple[int, ...]  # per pawn kind (PAWN_KINDS order)
+    trail_sides: int
+    rh_sides: int
+
+
+def _column(tiles: list[Tile], types: list[str]) -> _Column:
+    return _Column(
+        tiles=len(tiles),
+        city_tiles=sum(1 for t in tiles if t.cities > 0),
+        icons=sum(t.cities for t in tiles if t.cities > 0),
+        marks=tuple(sum(1 for t in tiles for x in t.landmarks if x.type == typ) for typ in types),
+        pins=tuple(sum(1 for t in tiles for p in t.pinpoints if p.pawn == k) for k in PAWN_KINDS),
+        trail_sides=sum(1 for t in tiles for s in t.sides if s == TRAIL),
+        rh_sides=sum(1 for t in tiles for s in t.sides if s in (RAILROAD, HIGHWAY)),
+    )
+
+
+def _largest_block(n: int, box: tuple[int, int] | None) -> int:
+    if box is None:
+        return n
+    return max(a * b for a in range(1, box[0] + 1) for b in range(1, box[1] + 1) if a * b <= n) if n else 0
+
+
+def line_bounds(
+    tileset: TileSet,
+    ruleset: Ruleset,
+    columns: list[list[list[str]]],
+    tokens: list[list[str]],
+    box: tuple[int, int] | None = None,
+) -> LineBounds:
+    """Upper bounds per line and in total; ``columns[r]`` are round r's offered columns
+    (one column when the tiles are fixed), ``tokens[r]`` its active tokens."""
+    rs = ruleset
+    types = list(rs["landmark_types"])
+    start = _column([tileset.start], types)
+    per_round = [[_column([tileset.get(t) for t in col], types) for col in cols] for cols in columns]
+    opps = [(r, tok) for r, toks in enumerate(tokens) for tok in toks]
+    kinds_of = [[k for k in PAWN_KINDS if token_allows(tok, k, rs)] for _, tok in opps]
+    cap, per = rs["pawn_points_cap"], rs["pawn_points_per_connected"]
+    ccap, cper = rs["camel_points_cap"], rs["camel_points_per_station"]
+    set_pts = rs["landmark_set_points"]
+
+    def core_points(j: int) -> int:
+        return min(cap, per * j)
+
+    # Tokens that allow one kind only place that kind; the others (stars) are shared out.
+    fixed_kind = tuple(sum(1 for ks in kinds_of if ks == [k]) for k in PAWN_KINDS)
+    wild = [ks for ks in kinds_of if len(ks) > 1]
+    n_wild = len(wild)
+    wild_kinds = tuple(sorted(set().union(*wild))) if wild else ()
+    if any(set(ks) != set(wild_kinds) for ks in wild):
+        n_wild, wild_kinds = -1, ()  # mixed wild tokens: fall back to counting each for every kind
+    memo: dict = {}
+    best = LineBounds(total=-10**9)
+    line_max = {"pawns": 0, "rectangle": 0, "cities": 0, "landmarks": 0, "openings": 0}
+    n = 0
+    for choice in itertools.product(*[range(len(c)) for c in per_round]):
+        n += 1
+        cols = [start] + [per_round[r][k] for r, k in enumerate(choice)]
+        # cumulative by the end of round r (index r+1 in cols; index 0 = the start tile)
+        tiles = icons = city_tiles = trail = rh = 0
+        marks = [0] * len(types)
+        pins = [0] * len(PAWN_KINDS)
+        by_round = []
+        for c in cols:
+            tiles += c.tiles
+            icons += c.icons
+            city_tiles += c.city_tiles
+            trail += c.trail_sides
+            rh += c.rh_sides
+            marks = [a + b for a, b in zip(marks, c.marks)]
+            pins = [a + b for a, b in zip(pins, c.pins)]
+            by_round.append((list(pins), min(trail, rh)))
+        rect = rs["rectangle_points_per_tile"] * _largest_block(tiles, box)
+        cities = rs["city_points_per_icon"] * icons if city_tiles >= rs["city_min_group"] else 0
+        lms, _ = landmark_sets(dict(zip(types, marks)), set_pts)
+        # pawns (a): per opportunity
+        seen = {k: 0 for k in PAWN_KINDS}
+        per_opp = 0
+        for (r, _), kinds in zip(opps, kinds_of):
+            p_by, stations = by_round[r + 1]
+            best_here = 0
+            for k in kinds:
+                have = p_by[PAWN_KINDS.index(k)]
+                if have == 0:
+                    continue
+                if k == "camel":
+                    best_here = max(best_here, min(ccap, cper * stations))
+                else:
+                    best_here = max(best_here, core_points(min(seen[k] + 1, have)))
+            for k in kinds:
+                seen[k] += 1
+            per_opp += best_here
+        # pawns (b): per kind over the whole game
+        final_pins, final_stations = by_round[-1]
+        per_kind = _per_kind_bound(tuple(final_pins), min(ccap, cper * final_stations), fixed_kind, n_wild, wild_kinds,
+                                   rs["camel_pawns"], cap, per, memo)
+        pawns = min(per_opp, per_kind)
+        total = pawns + rect + cities + lms
+        for key, val in (("pawns", pawns), ("rectangle", rect), ("cities", cities), ("landmarks", lms)):
+            line_max[key] = max(line_max[key], val)
+        if total > best.total:
+            best = LineBounds(total, {}, 0, tuple(choice))
+    best.lines = line_max
+    best.choices = n
+    return best
+
+
+def _per_kind_bound(pins, camel_value, fixed, n_wild, wild_kinds, camel_supply, cap, per, memo) -> int:
+    """Most pawn points when each opportunity places at most one pawn of a kind its token
+    allows: kind k gets at most its single-kind tokens plus the wild (star) tokens given
+    to it, at most its pinpoints (camels: the supply), the j-th car/train/traveler scoring
+    at most min(cap, per * j) and a camel at most ``camel_value``.  Every way to share out
+    the wild tokens is tried (the exact maximum of this relaxation, which ignores timing)."""
+    key = (pins, camel_value)
+    if key in memo:
+        return memo[key]
+
+    def value(k_index: int, m: int) -> int:
+        k = PAWN_KINDS[k_index]
+        m = min(m, pins[k_index])
+        if k == "camel":
+            return min(m, camel_supply) * camel_value
+        return sum(min(cap, per * j) for j in range(1, m + 1))
+
+    if n_wild < 0:  # each wild token counted for every kind: still an upper bound
+        best = sum(value(i, 10**6) for i in range(len(PAWN_KINDS)))
+    else:
+        idx = [PAWN_KINDS.index(k) for k in wild_kinds]
+        best = 0
+        for split in _compositions(n_wild, len(idx)):
+            extra = dict(zip(idx, split))
+            best = max(best, sum(value(i, fixed[i] + extra.get(i, 0)) for i in range(len(PAWN_KINDS))))
+    memo[key] = best
+    return best
+
+
+def _compositions(n: int, parts: int):
+    if parts == 0:
+        if n == 0:
+            yield ()
+        return
+    if parts == 1:
+        yield (n,)
+        return
+    for first in range(n + 1):
+        for rest in _compositions(n - first, parts - 1):
+            yield (first,) + rest
