@@ -88,7 +88,18 @@ def cp_solver():
 
 
 def solve_cp(solver, model, callback=None) -> int:
-    """`solver.Solve(model)` that Ctrl-C stops at once; raises Interrupted instead of returning a cut-short status."""
+    """`solver.Solve(model)` that Ctrl-C stops at once; raises Interrupted instead of returning a cut-short status.
+
+    With AOS_TRACE_SOLVES=FILE set, a line is appended to FILE as each solve starts and ends, so that a
+    test can interrupt a batch in the middle of a CP-SAT solve rather than at a guessed moment.
+    """
+    trace = os.environ.get("AOS_TRACE_SOLVES")
+    if trace:
+        with open(trace, "a", encoding="utf-8") as fh:
+            fh.write("start\n")
     with stoppable(solver.stop_search):
         status = solver.Solve(model, callback) if callback is not None else solver.Solve(model)
+    if trace:
+        with open(trace, "a", encoding="utf-8") as fh:
+            fh.write("end\n")
     return status

@@ -72,3 +72,42 @@ def test_ctrl_c_during_a_solve_prints_no_answer_and_exits_130():
     assert out == "" and err.strip().endswith("aos-solve: interrupted"), (out[-300:], err[-300:])
     assert "Traceback" not in err
     assert time.monotonic() - sent < 10
+
+
+def _desert_batch(out, seeds, env=None):
+    cmd = [sys.executable, "-m", "solver", "batch", "desert", "--challenge", "sharp-boundary", "--seeds", seeds,
+           "--time-limit", "4", "--workers", "1", "--quiet", "--out", str(out)]
+    return subprocess.Popen(cmd, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
+
+
+def _answers(out) -> dict:
+    from solver.batch.runner import load_results
+    keep = ("score", "stars", "verdict", "proof", "bound", "layout", "mission_met")
+    return {k: {f: r.get(f) for f in keep} for k, r in load_results(out / "results.jsonl").items()}
+
+
+def test_a_batch_interrupted_in_a_cp_sat_solve_resumes_to_the_uninterrupted_answers(tmp_path):
+    """The interrupted seed is not recorded; the resumed run then equals a run never interrupted."""
+    import os
+    whole = _desert_batch(tmp_path / "whole", "1-2")  # the reference, alongside (deterministic mode)
+    trace = tmp_path / "solves.log"
+    env = {**os.environ, "AOS_TRACE_SOLVES": str(trace)}
+    cut = _desert_batch(tmp_path / "cut", "1-2", env)
+    results = tmp_path / "cut" / "results.jsonl"
+    deadline = time.monotonic() + 400
+    # Wait for the first seed to be recorded, then for the second seed's CP-SAT solve to be running.
+    while time.monotonic() < deadline and not (results.exists() and results.read_text().count("\n") >= 1):
+        time.sleep(0.2)
+    starts = trace.read_text().count("start")
+    while time.monotonic() < deadline and not (trace.read_text().count("start") > starts
+                                               and trace.read_text().endswith("start\n")):
+        time.sleep(0.1)
+    assert trace.read_text().endswith("start\n"), "no CP-SAT solve of the second seed was seen running"
+    cut.send_signal(signal.SIGINT)
+    out, err = cut.communicate(timeout=60)
+    assert cut.returncode == 130 and "interrupted" in err, (cut.returncode, err[-500:])
+    assert list(_answers(tmp_path / "cut")) == ["desert/sharp-boundary/1"]  # the cut-short seed was not kept
+    resumed = _desert_batch(tmp_path / "cut", "1-2")
+    assert resumed.wait(timeout=400) == 0
+    assert whole.wait(timeout=400) == 0
+    assert _answers(tmp_path / "cut") == _answers(tmp_path / "whole")
