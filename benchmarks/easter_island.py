@@ -23,13 +23,13 @@ ROOT = pathlib.Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from solver.solo.easter_island import analyse, target_network, _Planner  # noqa: E402
-from solver.board.instance import load_instance  # noqa: E402
-from solver.games import load_instance
+from solver.games import load_instance  # noqa: E402
 from solver.engine.plan import Plan, replay  # noqa: E402
 from solver.engine.setup import draw_setup, parse_bag  # noqa: E402
 from solver.engine.state import Rules  # noqa: E402
 
-BAGS = {"instance": None, "no-purple": "red=20,blue=20,yellow=20,black=16"}
+# The instance's bag is the default reading bag=no-purple; "full" is the reading bag=full.
+BAGS = {"full": "red=20,blue=20,yellow=20,purple=20,black=16", "no-purple": None}
 FIELDS = ["bag", "difficulty", "seed", "verdict", "min_rounds", "rounds_lower_bound", "rounds_upper_bound",
           "proof", "shares", "cash", "track_cost", "network_cost", "network_status", "seconds",
           "greedy_rounds", "greedy_seconds"]

@@ -42,8 +42,7 @@ sys.path.insert(0, str(ROOT))
 
 import solver.solo.zoo as zoo  # noqa: E402
 import solver.solo.zoo_routes as zr  # noqa: E402
-from solver.board.instance import load_instance  # noqa: E402
-from solver.games import load_instance
+from solver.games import load_instance  # noqa: E402
 from solver.engine.moves import EndBuild, IssueShares, SelectAction  # noqa: E402
 from solver.engine.plan import replay  # noqa: E402
 from solver.engine.setup import draw_setup  # noqa: E402

@@ -430,7 +430,7 @@ def analyse(instance: Instance, difficulty: str, setup: Setup, rules: Rules = Ru
         answer.search["beam_widths"].append(width)
         answer.search["round_plans_tried"] += planner.explored
         if found is not None:
-            plan = Plan(instance.board.name, difficulty, rules, setup, found.rounds)
+            plan = Plan(instance.board.name, difficulty, rules, setup, found.rounds, round_limit=limit)
             check = replay(instance, plan)  # the referee, not the planner, says whether it clears
             if check.error is None and check.state.cleared_round is not None:
                 key = (check.state.cleared_round, check.state.shares, -check.state.cash)
@@ -449,12 +449,15 @@ def analyse(instance: Instance, difficulty: str, setup: Setup, rules: Rules = Ru
         answer.search["polish_width"] = polish_width
         answer.search["round_plans_tried"] += planner.explored
         if found is not None:
-            plan = Plan(instance.board.name, difficulty, rules, setup, found.rounds)
+            plan = Plan(instance.board.name, difficulty, rules, setup, found.rounds, round_limit=limit)
             check = replay(instance, plan)
             if check.error is None and check.state.cleared_round is not None:
                 key = (check.state.cleared_round, check.state.shares, -check.state.cash)
                 if key < best_key:
+                    # The round count and the proof flag follow the plan (set below from upper_bound).
+                    best_key = key
                     answer.plan, answer.end_state = plan, check.state.summary()
+                    answer.upper_bound = check.state.cleared_round
     if answer.plan is not None:
         answer.verdict = "clearable"
         answer.verdict_proof = f"a plan clears it in round {answer.upper_bound}, replayed by the referee"
@@ -467,13 +470,15 @@ def analyse(instance: Instance, difficulty: str, setup: Setup, rules: Rules = Ru
 
 
 def batch_solve(difficulty: str, seed: int, time_limit: float, instance: str | None = None,
-                bag: str | None = None) -> dict:
-    """One batch task: draw the setup with the seed, solve it, return a JSON-ready record."""
-    from solver.games import default_instance
-    from solver.games import load_instance
-    from solver.engine.setup import draw_setup, parse_bag, setup_to_json
+                bag: str | None = None, readings: dict | None = None, **_ignored) -> dict:
+    """One batch task: draw the setup with the seed under the readings, solve it, return a JSON-ready record."""
+    from solver.games import default_instance, load_instance
+    from solver.engine.readings import make_rules
+    from solver.engine.setup import draw_setup, setup_to_json
 
     inst = load_instance(instance or default_instance("easter-island"))
-    setup = draw_setup(inst, difficulty, seed, parse_bag(bag) if bag else None)
-    answer = analyse(inst, difficulty, setup, time_limit=time_limit)
+    rules = make_rules("easter-island", [f"{k}={v}" for k, v in (readings or {}).items()],
+                       aliases={"bag": bag} if bag else None)
+    setup = draw_setup(inst, difficulty, seed, rules=rules)
+    answer = analyse(inst, difficulty, setup, rules, time_limit=time_limit)
     return {**answer.batch_record(), "setup": setup_to_json(inst, setup)}

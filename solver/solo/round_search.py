@@ -167,7 +167,10 @@ class RoundPlanner:
     def run(self, max_rounds: int) -> Node | None:
         """The first round in which some kept state clears: the cleared state with fewest shares, most cash."""
         self.limit = max_rounds
-        beam = [Node(GameState.new(self.instance, self.setup, self.rules), [])]
+        # The state's own round track must not end the game before max_rounds (--rounds above the board's).
+        start = GameState.new(self.instance, self.setup, self.rules,
+                              round_limit=max(max_rounds, self.instance.scenario.rounds))
+        beam = [Node(start, [])]
         for _ in range(max_rounds):
             children: dict[tuple, Node] = {}
             for node in beam:

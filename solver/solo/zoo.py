@@ -758,7 +758,7 @@ def analyse(instance: Instance, difficulty: str, setup: Setup, rules: Rules = Ru
 
 def _accept(instance, difficulty, setup, rules, found: Node, answer: Answer, best_key):
     """Replay the plan through the referee; keep it if it beats the best (rounds, shares, -cash)."""
-    plan = Plan(instance.board.name, difficulty, rules, setup, found.rounds)
+    plan = Plan(instance.board.name, difficulty, rules, setup, found.rounds, round_limit=answer.round_limit)
     check = replay(instance, plan)
     if check.error is not None or check.state.cleared_round is None:
         answer.search["referee_rejected"] = check.error or "did not clear"
@@ -785,20 +785,13 @@ def _needs_json(instance: Instance, needs: Needs) -> dict:
 # -- the report ------------------------------------------------------------------------------
 
 def readings(instance: Instance, rules: Rules, limit: int) -> list[str]:
-    """The readings of the sheet and the numbers this answer rests on, in words."""
+    """The numbers and planner choices this answer rests on, in words (the readings: solver/engine/readings.py)."""
     s = instance.scenario
     out = [f"round limit: {limit}" + ("" if limit == s.rounds else f" (given on the command line; "
                                                                        f"the instance says {s.rounds})"),
            f"starting money: ${s.start_cash} cash, {s.start_shares} shares issued, income {s.start_income}, "
            f"locomotive {s.start_locomotive} (at most {s.max_locomotive}); shares ${s.share_price} each, "
            f"at most {s.max_shares}",
-           ("urbanized areas must be fed too (the sheet's 'every animal area', read literally; "
-            "--no-literal-areas for the other reading)" if rules.feed_new_cities else
-            "urbanized areas need not be fed (only the printed animal areas; --literal-areas for the literal "
-            "reading)"),
-           ("exits: food entering an exit must teleport (strict reading, --strict-exits)" if rules.strict_exits else
-            "exits: food may pass an exit without teleporting (the designer's answer; --strict-exits for the "
-            "strict reading)"),
            "the planner never urbanizes (a new city is one more area to feed, or a destination nobody needs); "
            "the bounds allow for urbanizing"]
     return out
@@ -806,7 +799,7 @@ def readings(instance: Instance, rules: Rules, limit: int) -> list[str]:
 
 def plan_feedings(instance: Instance, plan: Plan) -> list[dict]:
     """Replay the plan and describe, round by round, each feeding and the bonus tiles."""
-    state = GameState.new(instance, plan.setup, plan.rules)
+    state = plan.new_state(instance)
     rs = state.ruleset
     board = instance.board
     out = []
@@ -853,7 +846,7 @@ def zoo_answer_json(instance: Instance, difficulty: str, setup: Setup, answer: A
     board = instance.board
     food = ", ".join(f"{board.cities[h].name} {len(setup.get(h, []))}" for h in sorted(board.cities))
     data["setup_text"] = (f"Food on each animal area (colours do not matter in the Zoo): {food}")
-    data["readings"] = readings(instance, rules, answer.round_limit)
+    data["answer_notes"] = readings(instance, rules, answer.round_limit)
     data["animal_areas"] = [board.label(h) for h in areas_to_feed(instance)]
     if answer.plan is not None:
         details = plan_feedings(instance, answer.plan)
@@ -913,16 +906,19 @@ def shuffled_dangers(inst: Instance, seed: int) -> Instance:
 
 
 def batch_solve(difficulty: str, seed: int, time_limit: float, instance: str | None = None,
-                shuffle_dangers: bool = False, strict_exits: bool = False, **_ignored) -> dict:
-    """One batch task: the seed draws the food (and, if asked, shuffles the danger levels)."""
-    from solver.games import default_instance
-    from solver.games import load_instance
+                shuffle_dangers: bool = False, strict_exits: bool = False, readings: dict | None = None,
+                **_ignored) -> dict:
+    """One batch task under the readings: the seed draws the food (and, if asked, shuffles the danger levels)."""
+    from solver.games import default_instance, load_instance
+    from solver.engine.readings import make_rules
     from solver.engine.setup import draw_setup
 
     inst = load_instance(instance or default_instance("zoo"))
     if shuffle_dangers:
         inst = shuffled_dangers(inst, seed)
-    setup = draw_setup(inst, difficulty, seed)
-    answer = analyse(inst, difficulty, setup, Rules(strict_exits=strict_exits), time_limit=time_limit)
+    rules = make_rules("zoo", [f"{k}={v}" for k, v in (readings or {}).items()],
+                       aliases={"strict_exits": True} if strict_exits else None)
+    setup = draw_setup(inst, difficulty, seed, rules=rules)
+    answer = analyse(inst, difficulty, setup, rules, time_limit=time_limit)
     dangers = {inst.board.cities[h].name: inst.board.cities[h].danger for h in sorted(inst.board.cities)}
     return {**answer.batch_record(), "dangers": dangers}
