@@ -43,7 +43,8 @@ def test_tiny_island_plan_clears_in_round_2(run_cli):
     assert lines[2] == "cubes left: none"
     assert "Assumptions this answer depends on:" in r.out
     assert "scenario.rounds:" in r.out  # an assumed value of the tiny island
-    assert "rule switches: strict_action=off, strict_exits=off, feed_new_cities=on" in r.out
+    assert "Readings of the rule sheets (* = not the default):" in r.out
+    assert "  - strict-action=off: a round may select no action (and pay nothing)" in r.out
 
 
 def test_easter_island_plan_plays_two_legal_rounds(run_cli):
@@ -87,12 +88,17 @@ def test_json_output_matches_an_independent_replay(run_cli):
     end = data["end"]
     assert (end["cash"], end["income"], end["shares"], end["locomotive"], end["spent_on_track"]) == (1, 4, 2, 2, 7)
     assert end["goods"] == {} and end["phase"] == "over" and end["lost"] is None
-    assert [(s["round"], s["cash"], s["income"]) for s in data["rounds"]] == [(2, 1, 2), (3, 1, 4)]
+    # "round" is the round just played, as the text says "after round 2" (the marker is next_round)
+    assert [(s["round"], s["next_round"], s["cash"], s["income"]) for s in data["rounds"]] == [(1, 2, 1, 2),
+                                                                                               (2, 3, 1, 4)]
     assert data["rounds"][0]["goods"] == {"A1": ["red"]}
-    assert data["rules"] == {"strict_action": False, "strict_exits": False, "feed_new_cities": True,
-                             "complex_tiles": True}
+    assert {d["name"]: d["value"] for d in data["readings"]} == {
+        "strict-action": "off", "bag": "no-purple", "rapa-nui-remnant": "allowed", "complex-tiles": "allowed"}
+    assert all(d["default"] for d in data["readings"])
     inst = load_instance(BOARDS["tiny-island"])
-    assert [a["key"] for a in data["assumed_values"]] == [p.key for p in inst.assumptions()]
+    # a replay reads every number of the board and scenario but no bag: the plan names its cubes
+    assert [a["key"] for a in data["assumed_values"]] == [
+        p.key for p in inst.assumptions() if p.key != "scenario.bag" and not p.key.startswith("difficulty.hard")]
     assert all(a["source"] == "assumed" and a["note"] for a in data["assumed_values"])
 
     # The same game played move by move on the engine, without the plan reader.
@@ -103,13 +109,13 @@ def test_json_output_matches_an_independent_replay(run_cli):
     s.apply(EndBuild())
     s.apply(ship("A1", "blue", "A1-C1"))
     s.apply(ship("C1", "red", "C1-E1"))
-    assert s.summary() == data["rounds"][0]
+    assert {**s.summary(), "round": 1, "next_round": s.round} == data["rounds"][0]
     s.apply(IssueShares(0))
     s.apply(SelectAction(None))
     s.apply(EndBuild())
     s.apply(ship("A1", "red", "A1-C1-E1"))
     s.apply(Pass())
-    assert s.summary() == end
+    assert {**s.summary(), "round": 2, "next_round": s.round} == end
 
 
 def test_json_output_of_an_illegal_plan(run_cli):
@@ -162,7 +168,7 @@ ILLEGAL = [
     ("tiny-island", "too-many-shares", 1, "at most 15 shares in the game (already 2, asked 14)"),
     ("tiny-island", "urbanize-red", 1, "no red new city tile is available (left: black)"),
     ("tiny-island", "urbanize-without-action", 1, "urbanizing needs the Urbanization action this round"),
-    ("tiny-island", "rapa-nui-single-cube", 1, "there is no two-cube moai on C1"),
+    ("tiny-island", "rapa-nui-single-cube", 1, "the moai on C1 is a single-cube remnant"),
     ("tiny-island", "after-game-over", 3, "the game is already over (it was cleared)"),
     ("tiny-zoo", "discount-without-feeding", 1, "the danger discount needs the Feeding action this round"),
     ("tiny-zoo", "teleport-between-non-exits", 1, "a teleport joins two exit hexes (A1 to C1 is not one)"),

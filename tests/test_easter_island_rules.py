@@ -89,10 +89,10 @@ def test_rapa_nui_swaps_the_moai_and_pays_five(island):
     assert s.cash == 10 - 8 + 5
 
 
-def test_rapa_nui_needs_a_two_cube_moai(island):
+def test_rapa_nui_needs_a_moai_to_turn(island):
     s = new_state(island, {"A1": ["red", "blue"], "C1": ["red"]}, cash=10)
     s.apply(IssueShares(0))
-    assert "no two-cube moai" in s.why_illegal(SelectAction("rapa-nui", H("C1")))
+    assert "no moai on" in s.why_illegal(SelectAction("rapa-nui", H("E1")))
 
 
 def test_only_black_new_cities_and_no_statue_is_added(island):

@@ -77,9 +77,8 @@ def test_lower_bound_counts_shipments_and_tiles():
     assert lower == 19  # 3 tiles a round, 4 in Engineer rounds (one in four): 18 rounds give 54 + 5 = 59 < 60
 
 
-# Fixed setups drawn without purple cubes (the default bag's purple cubes make most draws
-# unclearable), solved with the narrowest beam so the answer does not depend on the
-# machine's speed.
+# Fixed setups drawn from the default bag (no purple cubes: the reading bag=no-purple),
+# solved with the narrowest beam so the answer does not depend on the machine's speed.
 NO_PURPLE = "red=20,blue=20,yellow=20,black=16"
 FIXED = {"easy": 2, "normal": 5, "hard": 5}
 
@@ -88,7 +87,8 @@ FIXED = {"easy": 2, "normal": 5, "hard": 5}
 def test_each_difficulty_fixed_setup_plan_passes_the_referee_and_meets_the_bound(difficulty):
     from solver.engine.setup import draw_setup, parse_bag
     inst = instance("easter-island.toml")
-    setup = draw_setup(inst, difficulty, FIXED[difficulty], parse_bag(NO_PURPLE))
+    setup = draw_setup(inst, difficulty, FIXED[difficulty])
+    assert setup == draw_setup(inst, difficulty, FIXED[difficulty], parse_bag(NO_PURPLE))
     answer = analyse(inst, difficulty, setup, time_limit=120, beam_width=2, polish_width=0, params=QUICK)
     assert answer.verdict == "clearable"
     # The bound is computed without the search: cubes per round and tiles per round.
@@ -108,7 +108,21 @@ def test_cli_plan_out_is_accepted_by_check_plan(run_cli, tmp_path):
     check = run_cli("check-plan", INSTANCES / "easter-island.toml", plan_path, "--json")
     assert check.code == 0, check.out
     assert json.loads(check.out)["cleared_round"] == data["rounds_upper_bound"]
-    assert data["assumed_values"][-1]["key"] == "--bag"
+    assert "scenario.bag" in [a["key"] for a in data["assumed_values"]]
+    assert data["plan_file"] == {"path": str(plan_path), "written": True}
+
+
+def test_bag_option_is_an_alias_of_the_bag_reading(run_cli):
+    res = run_cli("easter-island", "--difficulty", "easy", "--seed", "3", "--bag", "red=20,blue=20,yellow=20,"
+                  "purple=20,black=16", "--time-limit", "5", "--json")
+    again = run_cli("easter-island", "--difficulty", "easy", "--seed", "3", "--reading",
+                    "bag=black=16,blue=20,purple=20,red=20,yellow=20", "--time-limit", "5", "--json")
+    assert res.code == again.code == 0, res.err + again.err
+    a, b = json.loads(res.out), json.loads(again.out)
+    assert a["setup"] == b["setup"]
+    assert [(d["name"], d["value"], d["default"]) for d in a["readings"] if d["name"] == "bag"] == [
+        ("bag", "full", False)]  # the full base bag, under its name
+    assert "reading bag=full" in [x["key"] for x in a["assumed_values"]]
 
 
 def test_strict_action_reading_pays_an_action_every_round():

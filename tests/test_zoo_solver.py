@@ -93,12 +93,14 @@ def test_the_zoo_board_bounds_without_search():
 def test_readings_and_switches_are_printed(run_cli):
     r = run_cli("zoo", "--instance", TINY, "--no-literal-areas", "--strict-exits", "--time-limit", "10")
     assert r.code == 0, r.err
-    assert "urbanized areas need not be fed" in r.out
-    assert "food entering an exit must teleport (strict reading" in r.out
+    assert "feed-new-cities=off*  (default: on): only the printed animal areas must be fed" in r.out
+    assert "exit-pairs=strict*  (default: designer): at most one teleport, and food entering an exit must " \
+           "teleport there" in r.out
     assert "round limit: 10" in r.out and "starting money: $10 cash" in r.out
     assert "Minimum rounds to clear: 3 (proved" in r.out
     d = run_cli("zoo", "--instance", TINY, "--time-limit", "10")
-    assert "urbanized areas must be fed too" in d.out and "may pass an exit without teleporting" in d.out
+    assert "feed-new-cities=on: urbanized towns are animal areas and must be fed too" in d.out
+    assert "exit-pairs=designer: at most one teleport per shipment; food may pass other exits" in d.out
 
 
 def test_svg_shows_exits_and_teleports(run_cli, tmp_path):

@@ -123,6 +123,37 @@ def _plot(path: pathlib.Path, title: str, panels: list[tuple[str, list]]) -> Non
     tmp.replace(path)
 
 
+def _set_of(r: dict) -> str:
+    """A record's reading set ('unrecorded' for records written before readings were recorded)."""
+    return r.get("reading_set") or "unrecorded"
+
+
+def _readings_line(recs: list[dict]) -> str:
+    names = next((r.get("readings") for r in recs if r.get("readings")), None)
+    return ", ".join(f"{k}={v}" for k, v in names.items()) if names else "not recorded"
+
+
+def _pct(x: float | None) -> str:
+    return "-" if x is None else f"{100 * x:.0f}%"
+
+
+def readings_table(sc: str, diff: str, by_set: dict[str, dict], order: list[str]) -> list[str]:
+    """One row per reading set: share clearable (95% CI), median minimum rounds, how many proved."""
+    md = ["| reading set | setups | clearable (95% CI) | not clearable | unknown | median min rounds (proved) "
+          "| median rounds of best plan |", "| --- | --- | --- | --- | --- | --- | --- |"]
+    for name in order:
+        s = by_set[name]
+        share = s["share_clearable"]
+        ci = "-" if share is None else f"{_pct(share)} ({_pct(s['ci95'][0])}-{_pct(s['ci95'][1])})"
+        proved = s["min_rounds"]
+        med = f"{statistics.median(proved):g} ({len(proved)} of {s['clearable']})" if proved else (
+            f"- (0 of {s['clearable']})")
+        best = "-" if s["median_rounds"] is None else f"{s['median_rounds']:g}"
+        md.append(f"| {'**' + name + '**' if name == 'default' else name} | {s['setups']} | {ci} | "
+                  f"{s['not_clearable']} | {s['verdict_unknown']} | {med} | {best} |")
+    return md
+
+
 def write_report(run_dir: str | pathlib.Path) -> dict:
     run = pathlib.Path(run_dir)
     results = run / "results.jsonl"
@@ -132,52 +163,84 @@ def write_report(run_dir: str | pathlib.Path) -> dict:
     records = list(load_results(results).values())
     if not records:
         raise InputError("results.jsonl holds no finished solve yet", str(results))
-    groups: dict[tuple[str, str], list[dict]] = {}
+    groups: dict[tuple[str, str], dict[str, list[dict]]] = {}
     for r in records:
-        groups.setdefault((r["scenario"], r["difficulty"]), []).append(r)
-    report = {"run": str(run), "groups": []}
-    md = [f"# Solvability report: {run.name}", "",
-          f"{len(records)} solves from `{results.name}`. Shares of setups come with 95% Wilson intervals; "
-          "a verdict counts only when proved (clearable by a plan the referee replayed, or not clearable by a proof).",
-          ""]
-    for (sc, diff), recs in sorted(groups.items()):
+        groups.setdefault((r["scenario"], r["difficulty"]), {}).setdefault(_set_of(r), []).append(r)
+    sets_seen = sorted({_set_of(r) for r in records}, key=lambda x: (x != "default", x))
+    default_recs = [r for r in records if _set_of(r) == "default"]
+    report = {"run": str(run), "reading_sets": sets_seen, "groups": [], "tables": []}
+    md = [f"# Solvability report: {run.name}", ""]
+    if default_recs:
+        md.append(f"**Default reading** (the designer's answers where the translator recorded them; "
+                  f"solver/engine/readings.py): {_readings_line(default_recs)}.")
+        report["default_readings"] = default_recs[0].get("readings")
+    else:
+        md.append("**No solve ran under the default reading**; the reading sets are named in each table.")
+    md += ["", f"{len(records)} solves from `{results.name}`, under {len(sets_seen)} reading set(s): "
+           + ", ".join(f"`{x}`" for x in sets_seen) + ". Shares of setups come with 95% Wilson intervals; "
+           "a verdict counts only when proved (clearable by a plan the referee replayed, or not clearable by a "
+           "proof). A reading set is named by what it changes from the default.", ""]
+    for (sc, diff), by_set_recs in sorted(groups.items()):
         kind = SCENARIOS[sc].kind if sc in SCENARIOS else "clear"
-        s = summarise(sorted(recs, key=lambda r: r["seed"]), kind)
-        s.update({"scenario": sc, "difficulty": diff, "sentence": sentence(diff, s, kind)})
-        png = run / f"{sc}-{diff}.png"
-        if kind == "score":
-            _plot(png, f"{sc} {diff}", [("score", s["scores"]),
-                                        ("stars", [r.get("stars") or 0 for r in recs])])
-        else:
-            _plot(png, f"{sc} {diff}", [("minimum rounds (proved)", s["min_rounds"]),
-                                        ("track cost ($)", s["track_cost"]), ("shares issued", s["shares"])])
-        s["plot"] = png.name
-        report["groups"].append(s)
-        md += [f"## {sc}: {diff}", "", f"**{s['sentence']}**", "",
-               f"- setups: {s['setups']} (proved {s['solved']}, unknown {s['unknown']}, failed {s['failed']})"]
-        if kind == "score":
-            for stars in (1, 2, 3):
-                r = s[f"reach_{stars}_stars"]
-                md.append(f"- {stars} star(s) reached: {r['count']} ({100 * r['share']:.0f}%, "
-                          f"95% CI {100 * r['ci95'][0]:.0f}-{100 * r['ci95'][1]:.0f}%)")
-            md += ["", "| seed | score | stars |", "| --- | --- | --- |"]
-            md += [f"| {h['seed']} | {h['score']} | {h['stars']} |" for h in s["hardest"]]
-        else:
-            md.append(f"- clearable: {s['clearable']}, not clearable: {s['not_clearable']}, "
-                      f"verdict unknown: {s['verdict_unknown']}")
-            md.append(f"- minimum rounds proved for {s['min_rounds_proved']} of the clearable setups")
-            md.append(f"- minimum rounds: {dict(sorted(Counter(s['min_rounds']).items()))}; fewest shares at that "
-                      f"round count, proved: {dict(sorted(Counter(s.get('min_shares_proved', [])).items()))}, "
-                      f"between bounds: {s.get('min_shares_bounds', [])}; proof sources: {s.get('proof_sources')}")
-            if s["not_clearable_reasons"]:
-                md.append("- most common reasons for not clearable: " + "; ".join(
-                    f"{k} ({v})" for k, v in s["not_clearable_reasons"].items()))
-            if s["hardest"]:
-                md += ["", "Hardest clearable setups:", "", "| seed | rounds | proved | shares | cash |",
-                       "| --- | --- | --- | --- | --- |"]
-                md += [f"| {h['seed']} | {h['rounds']} | {'yes' if h['proved'] else 'no'} | {h['shares']} | {h['cash']} |"
-                       for h in s["hardest"]]
-        md += ["", f"![{sc} {diff}]({png.name})", ""]
+        order = sorted(by_set_recs, key=lambda x: (x != "default", x))
+        summaries = {}
+        for name in order:
+            recs = by_set_recs[name]
+            s = summarise(sorted(recs, key=lambda r: r["seed"]), kind)
+            s.update({"scenario": sc, "difficulty": diff, "reading_set": name, "readings": _readings_line(recs),
+                      "sentence": sentence(diff, s, kind)})
+            summaries[name] = s
+        md += [f"## {sc}: {diff}", ""]
+        head = summaries[order[0]]
+        md += [f"**{head['sentence'][:-1]} (reading set `{order[0]}`).**", ""]
+        if kind == "clear":
+            md += ["Readings side by side (same seeds):", ""] + readings_table(sc, diff, summaries, order) + [""]
+            report["tables"].append({"scenario": sc, "difficulty": diff, "rows": [
+                {k: summaries[n][k] for k in ("reading_set", "readings", "setups", "clearable", "not_clearable",
+                                               "verdict_unknown", "share_clearable", "ci95", "median_rounds")}
+                | {"median_min_rounds_proved": statistics.median(summaries[n]["min_rounds"])
+                   if summaries[n]["min_rounds"] else None, "min_rounds_proved": summaries[n]["min_rounds_proved"]}
+                for n in order]})
+        for name in order:
+            s, recs = summaries[name], by_set_recs[name]
+            slug = "" if name in ("default", "unrecorded") else "-" + "".join(
+                c if c.isalnum() or c in "-" else "_" for c in name)
+            png = run / f"{sc}-{diff}{slug}.png"
+            if kind == "score":
+                _plot(png, f"{sc} {diff}", [("score", s["scores"]),
+                                            ("stars", [r.get("stars") or 0 for r in recs])])
+            else:
+                _plot(png, f"{sc} {diff} ({name})", [("minimum rounds (proved)", s["min_rounds"]),
+                                                     ("track cost ($)", s["track_cost"]),
+                                                     ("shares issued", s["shares"])])
+            s["plot"] = png.name
+            report["groups"].append(s)
+            if len(order) > 1 or name != "default":
+                md += [f"### reading set `{name}`", "", f"Readings: {s['readings']}.", "", f"{s['sentence']}", ""]
+            md.append(f"- setups: {s['setups']} (proved {s['solved']}, unknown {s['unknown']}, failed {s['failed']})")
+            if kind == "score":
+                for stars in (1, 2, 3):
+                    r = s[f"reach_{stars}_stars"]
+                    md.append(f"- {stars} star(s) reached: {r['count']} ({100 * r['share']:.0f}%, "
+                              f"95% CI {100 * r['ci95'][0]:.0f}-{100 * r['ci95'][1]:.0f}%)")
+                md += ["", "| seed | score | stars |", "| --- | --- | --- |"]
+                md += [f"| {h['seed']} | {h['score']} | {h['stars']} |" for h in s["hardest"]]
+            else:
+                md.append(f"- clearable: {s['clearable']}, not clearable: {s['not_clearable']}, "
+                          f"verdict unknown: {s['verdict_unknown']}")
+                md.append(f"- minimum rounds proved for {s['min_rounds_proved']} of the clearable setups")
+                md.append(f"- minimum rounds: {dict(sorted(Counter(s['min_rounds']).items()))}; fewest shares at that "
+                          f"round count, proved: {dict(sorted(Counter(s.get('min_shares_proved', [])).items()))}, "
+                          f"between bounds: {s.get('min_shares_bounds', [])}; proof sources: {s.get('proof_sources')}")
+                if s["not_clearable_reasons"]:
+                    md.append("- most common reasons for not clearable: " + "; ".join(
+                        f"{k} ({v})" for k, v in s["not_clearable_reasons"].items()))
+                if s["hardest"]:
+                    md += ["", "Hardest clearable setups:", "", "| seed | rounds | proved | shares | cash |",
+                           "| --- | --- | --- | --- | --- |"]
+                    md += [f"| {h['seed']} | {h['rounds']} | {'yes' if h['proved'] else 'no'} | {h['shares']} | "
+                           f"{h['cash']} |" for h in s["hardest"]]
+            md += ["", f"![{sc} {diff} {name}]({png.name})", ""]
     write_atomic(run / "report.md", "\n".join(md) + "\n")
     write_atomic(run / "report.json", dumps(report))
     return report

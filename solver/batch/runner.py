@@ -5,6 +5,11 @@ synced as each finishes. A killed run loses at most the solves in flight: run
 the same command again and it skips what is done (a torn last line is cut
 off first), so no seed is ever written twice. RUN/run.json records the
 options, so a resumed run cannot silently mix different time limits.
+
+A batch may run the same seeds under several sets of readings of the rule
+sheets (solver/engine/readings.py); a record is identified by scenario, difficulty,
+seed AND reading set, and names every reading it was made under, so a
+resumed run may add reading sets to a folder without redoing the others.
 """
 from __future__ import annotations
 
@@ -30,19 +35,25 @@ class Task:
     difficulty: str
     seed: int
     time_limit: float
-    options: tuple = ()  # (name, value) pairs passed to the scenario's solver
+    options: tuple = ()   # (name, value) pairs passed to the scenario's solver
+    readings: tuple = ()  # (reading name, value name) for every reading of the map; () for Desert
+    reading_set: str = "default"  # the set's label: "default" or the changed readings joined by '+'
 
     @property
     def key(self) -> str:
-        return f"{self.scenario}/{self.difficulty}/{self.seed}"
+        return f"{self.scenario}/{self.difficulty}/{self.seed}/{self.reading_set}"
 
 
 def run_task(task: Task) -> dict:
     """Solve one task; never raises, so one bad seed cannot stop a batch."""
     t0 = time.monotonic()
-    record = {"key": task.key, "scenario": task.scenario, "difficulty": task.difficulty, "seed": task.seed}
+    record = {"key": task.key, "scenario": task.scenario, "difficulty": task.difficulty, "seed": task.seed,
+              "reading_set": task.reading_set, "readings": dict(task.readings)}
+    options = dict(task.options)
+    if task.readings:
+        options["readings"] = dict(task.readings)
     try:
-        result = get_scenario(task.scenario).solve(task.difficulty, task.seed, task.time_limit, dict(task.options))
+        result = get_scenario(task.scenario).solve(task.difficulty, task.seed, task.time_limit, options)
         record.update(result)
         record["status"] = "solved" if result.get("proved") else "unknown"
     except Exception as err:  # noqa: BLE001 - recorded, and the batch goes on
@@ -117,10 +128,13 @@ class Batch:
                 if old.get(k) != self.meta.get(k):
                     raise InputError(f"this folder holds a run with {k} = {old.get(k)!r}; "
                                      f"use another --out or the same options", str(meta_path))
-        else:
-            tmp = meta_path.with_suffix(".tmp")
-            tmp.write_text(json.dumps(self.meta, indent=2))
-            os.replace(tmp, meta_path)
+            # Reading sets and seeds may be added to a run: the folder lists every set it holds.
+            sets = list(old.get("reading_sets", []))
+            sets += [x for x in self.meta.get("reading_sets", []) if x not in sets]
+            self.meta = {**old, "reading_sets": sets}
+        tmp = meta_path.with_suffix(".tmp")
+        tmp.write_text(json.dumps(self.meta, indent=2))
+        os.replace(tmp, meta_path)
         self.done = load_results(self.results_path)
 
     def pending(self) -> list[Task]:
@@ -242,7 +256,8 @@ def _stop_pool(pool: cf.ProcessPoolExecutor) -> None:
 
 
 def make_batch(scenario_name: str, difficulty: str, seeds: str, time_limit: float, out: str,
-               options: dict) -> Batch:
+               options: dict, reading_sets: list | None = None) -> Batch:
+    """The tasks: every difficulty x seed x reading set (`reading_sets`: Rules; None: the defaults only)."""
     sc = get_scenario(scenario_name)
     known = sc.difficulties_for(options)
     if difficulty == "all":
@@ -254,9 +269,17 @@ def make_batch(scenario_name: str, difficulty: str, seeds: str, time_limit: floa
             raise InputError(f"{scenario_name} has no difficulty/challenge {bad[0]!r} "
                              f"(it has: {', '.join(known)}, or all)", "--difficulty")
     opts = tuple(sorted((k, v) for k, v in options.items() if v is not None))
-    tasks = [Task(scenario_name, d, s, time_limit, opts) for d in difficulties for s in parse_seeds(seeds)]
+    sets = [("default", ())]
+    if sc.kind == "clear":
+        from solver.engine.readings import label, stated_names
+        from solver.engine.state import Rules
+        sets = [(label(r, scenario_name), tuple(stated_names(r, scenario_name).items()))
+                for r in (reading_sets or [Rules()])]
+    # Seed-major order: a run stopped early holds the same seeds under every reading set.
+    tasks = [Task(scenario_name, d, s, time_limit, opts, names, set_label)
+             for s in parse_seeds(seeds) for d in difficulties for set_label, names in sets]
     meta = {"scenario": scenario_name, "difficulties": difficulties, "seeds": seeds, "time_limit": time_limit,
-            "options": {k: v for k, v in opts}}
+            "options": {k: v for k, v in opts}, "reading_sets": [set_label for set_label, _ in sets]}
     return Batch(pathlib.Path(out), tasks, meta)
 
 

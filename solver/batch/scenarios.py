@@ -7,6 +7,7 @@ Adding a scenario is adding an entry here.
 from __future__ import annotations
 
 import importlib
+import pathlib
 from dataclasses import dataclass
 
 from solver.board.errors import InputError

@@ -56,3 +56,21 @@ def read_provenance(table: dict[str, Any], key: str, fail) -> Provenance:
     if not isinstance(sheet, str):
         fail("'sheet' must be a file name", f"{key}.sheet")
     return Provenance(key, source, note.strip(), sheet)
+
+
+def concerns(key: str, prefix: str) -> bool:
+    """Does the entry at `key` belong to `prefix`? ('towns' covers 'towns[2]', 'scenario' covers 'scenario.bag')."""
+    return key == prefix or key.startswith(prefix + ".") or key.startswith(prefix + "[")
+
+
+def assumptions_used(entries, uses) -> list[Provenance]:
+    """The assumed entries among `entries` that a computation read, given the key prefixes it read.
+
+    An answer states the prefixes its computation touched (the board's geometry
+    is "grid", the towns "towns", a number "scenario.rounds", a map rule
+    "map_rules.rada", ...), so that it lists only the assumptions it depends on,
+    not every assumed entry of the file. `uses=None` means "everything".
+    """
+    if uses is None:
+        return [p for p in entries if p.source == "assumed"]
+    return [p for p in entries if p.source == "assumed" and any(concerns(p.key, u) for u in uses)]

@@ -18,7 +18,9 @@ def batch(
     scheduler: Optional[str] = typer.Option(None, "--scheduler", help="Address of a Dask scheduler (tcp://host:8786) to run the solves on."),
     time_limit: float = typer.Option(60.0, "--time-limit", min=0.1, help="Seconds per solve."),
     instance: Optional[Path] = typer.Option(None, "--instance", help="Board file for the scenario (default: the shipped one)."),
-    bag: Optional[str] = typer.Option(None, "--bag", help="Easter Island: draw cubes from this bag, e.g. 'red=20,blue=20,yellow=20,black=16'."),
+    readings: Optional[list[str]] = typer.Option(None, "--readings", help="Reading sets to run the same seeds under: 'default,bag=full,strict-action=on' (repeatable; '+' joins changes within one set, e.g. 'bag=full+strict-action=on'). Default: the default readings only."),
+    reading: Optional[list[str]] = typer.Option(None, "--reading", help="A reading NAME=VALUE for every set (repeatable); --readings sets are named by what they change from these."),
+    bag: Optional[str] = typer.Option(None, "--bag", help="Easter Island: alias of the reading bag=... for every set, e.g. 'red=20,blue=20,yellow=20,purple=20,black=16'."),
     shuffle_dangers: bool = typer.Option(False, "--shuffle-dangers", help="Zoo: each seed also shuffles the danger levels among the animal areas."),
     quiet: bool = typer.Option(False, "--quiet", "-q", help="No progress bar."),
     json_out: bool = typer.Option(False, "--json", help="Print the final counts as JSON."),
@@ -26,20 +28,26 @@ def batch(
     """Solve many seeded setups; results are appended as each finishes, and a rerun resumes."""
     from solver.batch.runner import check_scheduler_address, make_batch, run_batch
     from solver.board.errors import InputError
-    from solver.engine.setup import parse_bag
     if workers and scheduler:
         raise InputError("give either --workers or --scheduler, not both", "--workers/--scheduler")
     if shuffle_dangers and scenario != "zoo":
         raise InputError("--shuffle-dangers is for the zoo", "--shuffle-dangers")
-    if bag is not None:
-        if scenario != "easter-island":
-            raise InputError("--bag is for easter-island", "--bag")
-        parse_bag(bag)
     if scheduler is not None:
         check_scheduler_address(scheduler)
-    options = {"instance": str(instance) if instance else None, "bag": bag,
+    from solver.engine.readings import BY_NAME, make_rules, parse_sets
+    from solver.batch.scenarios import scenario as get_scenario
+    options = {"instance": str(instance) if instance else None,
                "shuffle_dangers": True if shuffle_dangers else None}
-    b = make_batch(scenario, difficulty, seeds, time_limit, str(out), options)
+    sets = None
+    if get_scenario(scenario).kind == "clear":
+        aliases = {"bag": BY_NAME["bag"].parse(bag, "--bag")} if bag is not None else {}
+        if bag is not None and not BY_NAME["bag"].applies_to(scenario):
+            raise InputError("--bag is for easter-island", "--bag")
+        base = make_rules(scenario, reading or [], aliases)
+        sets = parse_sets(readings or ["default"], scenario, base)
+    elif readings or bag or reading:
+        raise InputError(f"{scenario} has no readings of the Age of Steam sheets", "--readings")
+    b = make_batch(scenario, difficulty, seeds, time_limit, str(out), options, sets)
     counts = run_batch(b, workers, scheduler, quiet)
     data = {"out": str(out), "tasks": len(b.tasks), **counts}
     typer.echo(dumps(data) if json_out else
@@ -57,7 +65,7 @@ def report(run: Path = typer.Argument(..., help="A folder written by `aos-solve 
         return
     typer.echo(f"wrote {run}/report.md")
     for g in data["groups"]:
-        typer.echo(f"  {g['scenario']}: {g['sentence']}")
+        typer.echo(f"  {g['scenario']} [{g['reading_set']}]: {g['sentence']}")
 
 
 def register(app: typer.Typer) -> None:

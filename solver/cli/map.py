@@ -148,19 +148,37 @@ def check_plan(instance: Path = INSTANCE,
                plan: Path = typer.Argument(..., help="Plan file (JSON) to replay."),
                difficulty: Optional[str] = typer.Option(None, "--difficulty",
                                                         help="Check that the plan is for this difficulty."),
+               reading: Optional[list[str]] = typer.Option(None, "--reading", help="Replay under this reading instead of the one the plan names, NAME=VALUE (repeatable)."),
                json_out: bool = typer.Option(False, "--json", help="Print the result as JSON.")) -> None:
-    """Replay a plan through the rules engine: the end state, or the first illegal step and why (exit 1)."""
-    from solver.engine.plan import load_plan, replay
+    """Replay a plan through the rules engine under the readings it names: the end state, or the first illegal step
+    and why (exit 1)."""
+    from solver.engine.plan import load_plan, replay, reported_round
+    from solver.engine.readings import parse_settings
     inst = load_instance(instance)
-    p = load_plan(str(plan), inst)
+    if reading:
+        parse_settings(reading, inst.scenario.ruleset)  # a bad --reading is named as such
+    p = load_plan(str(plan), inst, reading)
     if difficulty is not None and difficulty != p.difficulty:
         raise InputError(f"the plan is for difficulty {p.difficulty!r}, not {difficulty!r}", "--difficulty")
     result = replay(inst, p)
     s = result.state
+    shown, how = reported_round(result)
+    # A replay reads every number the engine uses, so every assumption about the board and scenario counts.
+    extra = []
+    if p.round_limit is not None:
+        extra.append({"key": "round_limit", "source": "assumed",
+                      "note": f"the plan's round limit {p.round_limit} (the instance says {inst.scenario.rounds})"})
+    # The plan names its cubes, so no bag is drawn from; a plan's own round limit replaces the round track.
+    skip = {"bag"} | ({"rounds"} if p.round_limit is not None else set())
+    uses = {"grid", "cities", "towns", "exits", "areas", "map_rules", f"difficulty.{p.difficulty}"} | {
+        f"scenario.{k}" for k in inst.scenario.__dataclass_fields__ if k not in skip}
     data = {"legal": result.error is None, "error": result.error, "cleared": s.is_cleared(),
-            "cleared_round": s.cleared_round, "end": s.summary(), "rounds": result.round_states,
+            "cleared_round": s.cleared_round, "round": shown, "round_is": how,
+            "round_limit": s.last_round,
+            "readings_overridden": [r for r in (reading or [])],
+            "end": {**s.summary(), "round": shown, "next_round": s.round}, "rounds": result.round_states,
             "blocker_lock": result.lock,
-            **assumptions_json(inst, p.rules)}
+            **assumptions_json(inst, p.rules, uses, extra)}
     if json_out:
         typer.echo(dumps(data))
     else:
@@ -170,10 +188,7 @@ def check_plan(instance: Path = INSTANCE,
             verdict = f"cleared in round {s.cleared_round}" if s.cleared_round else (
                 "cleared" if s.is_cleared() else "not cleared")
             typer.echo(f"legal plan: {verdict}")
-        # A finished round has moved the marker on; a failed step is reported in its own round.
-        shown = s.round if result.error else s.round - (1 if s.phase in ("shares", "over") else 0)
-        where = f"stopped in round {shown}" if result.error else f"after round {shown}"
-        typer.echo(f"{where}: cash ${s.cash}, income {s.income}, "
+        typer.echo(f"{how} round {shown}: cash ${s.cash}, income {s.income}, "
                    f"shares {s.shares}, locomotive {s.locomotive}, spent on track ${s.spent_on_track}")
         left = {k: v for k, v in s.summary()["goods"].items()}
         typer.echo("cubes left: " + (json.dumps(left) if left else "none"))
@@ -181,7 +196,11 @@ def check_plan(instance: Path = INSTANCE,
             typer.echo(f"game lost: {s.lost}")
         if result.lock:
             typer.echo(result.lock_text())
-        typer.echo("\n".join(assumptions_block(inst, p.rules)))
+        if reading:
+            typer.echo("replayed under readings given on the command line instead of the plan's: "
+                       + ", ".join(reading))
+        typer.echo(f"round limit: {s.last_round}")
+        typer.echo("\n".join(assumptions_block(inst, p.rules, uses, extra)))
     if result.error:
         raise typer.Exit(1)
 

@@ -12,28 +12,46 @@ from solver.board.errors import InputError
 from solver.games import default_instance, load_instance
 from solver.report.output import check_output_path, dumps, write_atomic
 
+READING_HELP = ("A reading of the rule sheets, NAME=VALUE (repeatable); e.g. bag=full. "
+                "`aos-solve readings` lists them with their values and defaults.")
 
-def read_setup(inst, difficulty: str, seed: Optional[int], setup_file: Optional[Path], bag: Optional[str] = None):
+
+def read_setup(inst, difficulty: str, seed: Optional[int], setup_file: Optional[Path], rules=None):
     """The cubes to play with, and the seed that drew them (None when read from a file)."""
-    from solver.engine.setup import draw_setup, load_setup, parse_bag
+    from solver.engine.setup import draw_setup, load_setup
+    from solver.engine.state import Rules
+    rules = rules or Rules()
     if seed is not None and setup_file is not None:
         raise InputError("give either --seed or --setup, not both", "--seed/--setup")
     if setup_file is not None:
-        if bag is not None:
-            raise InputError("--bag only applies to a drawn setup (--seed)", "--bag")
-        return load_setup(str(setup_file), inst, difficulty), None
+        return load_setup(str(setup_file), inst, difficulty, rules), None
     seed = 1 if seed is None else seed
-    return draw_setup(inst, difficulty, seed, parse_bag(bag) if bag else None), seed
+    return draw_setup(inst, difficulty, seed, rules=rules), seed
+
+
+def solo_rules(ruleset: str, reading: Optional[list[str]], aliases: dict):
+    """Rules from --reading NAME=VALUE on top of the old flags (aliases); bad names or values exit 2."""
+    from solver.engine.readings import make_rules
+    return make_rules(ruleset, reading or [], {k: v for k, v in aliases.items() if v is not None})
 
 
 def emit(data: dict, text: str, json_out: bool, svg: Optional[Path], svg_text: Optional[str],
          plan_out: Optional[Path], plan_json: Optional[dict]) -> None:
-    # Outputs are written whole or not at all; the report comes last.
-    if svg is not None and svg_text is not None:
-        write_atomic(svg, svg_text)
+    """Print the answer; write the SVG and the plan file whole or not at all (the report comes last).
+
+    An answer without a plan (not clearable, or unknown) is still an answer: it
+    is printed, no plan file is written, and the report says so (exit 0).
+    """
     if plan_out is not None:
         if plan_json is None:
-            raise InputError("no plan was found, so there is nothing to write", "--plan-out")
+            data["plan_file"] = {"path": str(plan_out), "written": False,
+                                 "why": f"the answer is {data['verdict']}: there is no plan to write"}
+            text += f"\nNo plan written to {plan_out}: the answer is {data['verdict']}, so there is no plan."
+        else:
+            data["plan_file"] = {"path": str(plan_out), "written": True}
+    if svg is not None and svg_text is not None:
+        write_atomic(svg, svg_text)
+    if plan_out is not None and plan_json is not None:
         write_atomic(plan_out, dumps(plan_json))
     typer.echo(dumps(data) if json_out else text)
 
@@ -43,14 +61,15 @@ def easter_island(
     seed: Optional[int] = typer.Option(None, "--seed", help="Draw the cubes from the bag with this seed (default 1)."),
     setup: Optional[Path] = typer.Option(None, "--setup", help="Read the cubes from a file (TOML or JSON: ruin = [bottom, top])."),
     rounds: Optional[int] = typer.Option(None, "--rounds", min=1, help="Round limit (default: the instance's)."),
-    strict_action: bool = typer.Option(False, "--strict-action", help="An action must be chosen, and paid, every round (the reading the translator rejects)."),
+    reading: Optional[list[str]] = typer.Option(None, "--reading", help=READING_HELP),
+    strict_action: bool = typer.Option(False, "--strict-action", help="Alias of --reading strict-action=on: an action must be chosen, and paid, every round (the reading the translator rejects)."),
     time_limit: float = typer.Option(60.0, "--time-limit", min=0.1, help="Seconds for the search."),
     json_out: bool = typer.Option(False, "--json", help="Print the report as JSON."),
     quiet: bool = typer.Option(False, "--quiet", "-q", help="No progress line (it shows only on a terminal, on stderr)."),
     svg: Optional[Path] = typer.Option(None, "--svg", help="Draw the final network and the shipments."),
     plan_out: Optional[Path] = typer.Option(None, "--plan-out", help="Write the plan (for check-plan) here."),
     instance: Optional[Path] = typer.Option(None, "--instance", help="Board file (default instances/easter-island.toml)."),
-    bag: Optional[str] = typer.Option(None, "--bag", help="Draw from this bag instead of the instance's, e.g. 'red=20,blue=20,yellow=20,black=16' (reported as an assumption)."),
+    bag: Optional[str] = typer.Option(None, "--bag", help="Alias of --reading bag=...: draw from this bag, e.g. 'red=20,blue=20,yellow=20,purple=20,black=16' (reported as a reading)."),
     from_file: Optional[Path] = typer.Option(None, "--from", help="Play on from a position: a plan file (as --plan-out writes it) whose rounds stop mid-game; it is replayed by the referee, then solved from the state reached (setup, difficulty and readings come from the file)."),
     deterministic: bool = typer.Option(True, "--deterministic/--wall-clock", help="Reproducible mode (default): the plan search stops after --work round plans, CP-SAT uses --cp-workers workers and the deterministic time limit --cp-time (max_deterministic_time). --wall-clock: stop the plan search at --time-limit seconds. (The network optimizer keeps a wall-clock share of --time-limit; on the shipped boards it finishes with proof, so answers repeat.)"),
     work: int = typer.Option(20000, "--work", help="Round plans the plan search may try (reproducible mode)."),
@@ -60,8 +79,8 @@ def easter_island(
     """Can this Easter Island setup be cleared, in how few rounds, how cheaply, and how."""
     from solver.solo.easter_island import analyse
     from solver.report.render import render_board
+    from solver.engine.readings import BY_NAME
     from solver.report.solo_report import answer_json, answer_text
-    from solver.engine.state import Rules
 
     check_output_path(svg, "--svg")
     check_output_path(plan_out, "--plan-out")
@@ -72,23 +91,24 @@ def easter_island(
     budget, params = solve_mode(deterministic, work, cp_time, cp_workers)
     start = None
     if from_file is not None:
-        if seed is not None or setup is not None or bag is not None:
-            raise InputError("--from brings its own setup; drop --seed, --setup and --bag", "--from")
+        if seed is not None or setup is not None or bag is not None or reading:
+            raise InputError("--from brings its own setup and readings; drop --seed, --setup, --bag and --reading",
+                             "--from")
         prefix, start = position_from(inst, str(from_file))
         cubes, used_seed, rules, difficulty = prefix.setup, None, prefix.rules, prefix.difficulty
     else:
-        cubes, used_seed = read_setup(inst, difficulty, seed, setup, bag)
-        rules = Rules(strict_action=strict_action)
+        if bag is not None and setup is not None:
+            raise InputError("--bag only applies to a drawn setup (--seed)", "--bag")
+        rules = solo_rules("easter-island", reading, {
+            "strict_action": True if strict_action else None,
+            "bag": BY_NAME["bag"].parse(bag, "--bag") if bag is not None else None})
+        cubes, used_seed = read_setup(inst, difficulty, seed, setup, rules)
     with progress.shown(quiet):
         answer = analyse(inst, difficulty, cubes, rules, rounds=rounds, time_limit=time_limit, budget=budget,
                          params=params, start=start)
     data = answer_json(inst, "easter-island", difficulty, cubes, answer, rules, used_seed)
     extra, extra_lines = solo_extras(answer, start)
     data.update(extra)
-    if bag:
-        data["bag_override"] = bag
-        data["assumed_values"].append({"key": "--bag", "source": "assumed",
-                                       "note": f"cubes drawn from the bag {bag} instead of scenario.bag"})
     svg_text = None
     if svg is not None:
         svg_text = solo_svg(inst, answer, cubes, rules, render_board)
@@ -110,7 +130,7 @@ def solo_svg(inst, answer, cubes, rules, render_board) -> str:
         return render_board(inst, state, (), title=f"{inst.board.name}: cheapest network (no plan)", highlight=hexes)
     result = replay(inst, answer.plan)
     ships = []
-    probe = GameState.new(inst, answer.plan.setup, answer.plan.rules)
+    probe = answer.plan.new_state(inst)
     for i, rnd in enumerate(answer.plan.rounds, 1):
         for step in round_moves(probe, rnd, i):
             if isinstance(step.move, Ship):
@@ -119,5 +139,33 @@ def solo_svg(inst, answer, cubes, rules, render_board) -> str:
                         f"{answer.upper_bound}")
 
 
+def readings(map_name: Optional[str] = typer.Argument(None, help="Only the readings of this map (easter-island, zoo, ...)."),
+             json_out: bool = typer.Option(False, "--json", help="Print the registry as JSON.")) -> None:
+    """The named readings of the rule sheets: the sentence each interprets, its default and alternatives."""
+    from solver.engine.readings import READINGS
+    chosen = [r for r in READINGS if map_name is None or r.applies_to(map_name)]
+    if map_name is not None and not chosen:
+        raise InputError(f"no reading applies to {map_name!r}", "MAP")
+    data = [{"name": r.name, "field": r.field, "maps": list(r.maps), "sheet": r.sheet, "quote": r.quote,
+             "default": r.default, "why_default": r.why_default,
+             "values": [{"name": v.name, "means": v.text} for v in r.values]
+             + ([{"name": r.free_form, "means": "a bag given on the command line"}] if r.free_form else [])}
+            for r in chosen]
+    if json_out:
+        typer.echo(dumps(data))
+        return
+    out = []
+    for r in data:
+        out += [f"{r['name']} ({', '.join(r['maps'])}; Rules.{r['field']})",
+                f"  sheet ({r['sheet']}): \"{r['quote']}\"",
+                f"  default {r['default']}: {r['why_default']}"]
+        out += [f"  {v['name']}: {v['means']}" for v in r["values"]]
+        out.append("")
+    out.append("Give one with --reading NAME=VALUE (repeatable) on easter-island, zoo and check-plan, "
+               "or several sets with `aos-solve batch --readings default,NAME=VALUE,...`.")
+    typer.echo("\n".join(out))
+
+
 def register(app: typer.Typer) -> None:
     app.command("easter-island")(easter_island)
+    app.command("readings")(readings)

@@ -11,7 +11,7 @@ from typing import Optional
 import typer
 
 from solver.games import default_instance
-from solver.cli.solo import emit, solo_svg
+from solver.cli.solo import READING_HELP, emit, solo_rules, solo_svg
 from solver import progress
 from solver.board.errors import InputError
 from solver.games import load_instance
@@ -28,7 +28,7 @@ def _zoo_instance(path: Optional[Path]):
     return inst
 
 
-def read_zoo_setup(inst, difficulty: str, seed: Optional[int], setup_file: Optional[Path]):
+def read_zoo_setup(inst, difficulty: str, seed: Optional[int], setup_file: Optional[Path], rules=None):
     """The food on each animal area: drawn with a seed (colours only; they do not matter) or read from a file.
 
     A file maps animal areas (name or hex) to a number of pieces of food, or to a
@@ -39,7 +39,7 @@ def read_zoo_setup(inst, difficulty: str, seed: Optional[int], setup_file: Optio
         raise InputError("give either --seed or --setup, not both", "--seed/--setup")
     if setup_file is None:
         seed = 1 if seed is None else seed
-        return draw_setup(inst, difficulty, seed), seed
+        return draw_setup(inst, difficulty, seed), seed  # food colours do not matter: no bag reading
     where = str(setup_file)
     path = pathlib.Path(setup_file)
     try:
@@ -96,8 +96,9 @@ def zoo(
     seed: Optional[int] = typer.Option(None, "--seed", help="Draw the food's colours with this seed (default 1; colours do not matter in the Zoo)."),
     setup: Optional[Path] = typer.Option(None, "--setup", help="Read the food from a file (TOML or JSON: area = pieces of food, or a list of colours)."),
     rounds: Optional[int] = typer.Option(None, "--rounds", min=1, help="Round limit (default: the instance's)."),
-    strict_exits: bool = typer.Option(False, "--strict-exits", help="Food entering an exit must teleport (the designer allows passing)."),
-    literal_areas: bool = typer.Option(True, "--literal-areas/--no-literal-areas", help="Urbanized areas must be fed too ('every animal area', literally; default) or not."),
+    reading: Optional[list[str]] = typer.Option(None, "--reading", help=READING_HELP),
+    strict_exits: bool = typer.Option(False, "--strict-exits", help="Alias of --reading exit-pairs=strict: food entering an exit must teleport (the designer allows passing)."),
+    literal_areas: Optional[bool] = typer.Option(None, "--literal-areas/--no-literal-areas", help="Alias of --reading feed-new-cities=on/off: urbanized areas must be fed too ('every animal area', literally; default) or not."),
     time_limit: float = typer.Option(60.0, "--time-limit", min=0.1, help="Seconds for the plan search (the network optimizer gets a third of it on top, twice)."),
     json_out: bool = typer.Option(False, "--json", help="Print the report as JSON."),
     quiet: bool = typer.Option(False, "--quiet", "-q", help="No progress line (it shows only on a terminal, on stderr)."),
@@ -126,13 +127,14 @@ def zoo(
     budget, params = solve_mode(deterministic, work, cp_time, cp_workers)
     start = None
     if from_file is not None:
-        if seed is not None or setup is not None:
-            raise InputError("--from brings its own setup; drop --seed and --setup", "--from")
+        if seed is not None or setup is not None or reading:
+            raise InputError("--from brings its own setup and readings; drop --seed, --setup and --reading", "--from")
         prefix, start = position_from(inst, str(from_file))
         food, used_seed, rules, difficulty = prefix.setup, None, prefix.rules, prefix.difficulty
     else:
-        food, used_seed = read_zoo_setup(inst, difficulty, seed, setup)
-        rules = Rules(strict_exits=strict_exits, feed_new_cities=literal_areas)
+        rules = solo_rules("zoo", reading, {"strict_exits": True if strict_exits else None,
+                                            "feed_new_cities": literal_areas})
+        food, used_seed = read_zoo_setup(inst, difficulty, seed, setup, rules)
     with progress.shown(quiet):
         answer = analyse(inst, difficulty, food, rules, rounds=rounds, time_limit=time_limit, budget=budget,
                          params=params, start=start)
@@ -159,6 +161,7 @@ def routes(
 ) -> None:
     """Which animals can be fed now: every feasible feeding, and the least locomotive per origin and destination."""
     from solver.engine.plan import load_plan
+    from solver.engine.readings import short, stated
     from solver.solo.zoo_routes import feedings, least_locomotive, stop_graph
 
     if at not in ("ship", "start"):
@@ -189,6 +192,7 @@ def routes(
                       else None, "discount": str(f.discount) if f.discount else None, "locomotive_needed": f.need,
                       "exit_used": f.exit_used, "already_fed": f.destination in state.fed} for f in found],
         "seconds": {"least_locomotive_table": round(table_seconds, 6), "feedings": round(list_seconds, 6)},
+        "readings": stated(p.rules, inst.scenario.ruleset),
     }
     if json_out:
         typer.echo(dumps(data))
@@ -219,6 +223,7 @@ def routes(
             extras.append("already fed")
         out.append(f"  feed {board.label(f.destination)} from {board.label(f.origin)}: {f.text()} "
                    f"({f.links} link(s), needs {f.need}" + (", " + ", ".join(extras) if extras else "") + ")")
+    out.append(f"Readings (the plan's): {short(p.rules, inst.scenario.ruleset)}")
     out.append(f"(least-locomotive table {table_seconds * 1000:.2f} ms, feedings {list_seconds * 1000:.2f} ms)")
     typer.echo("\n".join(out))
 
@@ -232,8 +237,8 @@ def state_at(inst, plan, round_: int, at: str, where: str):
     """The game state after round R-1 of the plan; with at='ship', also through round R's build."""
     from solver.engine.moves import EndBuild
     from solver.engine.plan import round_moves
-    from solver.engine.state import GameState, IllegalMove
-    state = GameState.new(inst, plan.setup, plan.rules)
+    from solver.engine.state import IllegalMove
+    state = plan.new_state(inst)
     if round_ > len(plan.rounds) + 1:
         raise InputError(f"the plan has {len(plan.rounds)} round(s); --round goes up to {len(plan.rounds) + 1}",
                          "--round")

@@ -13,11 +13,16 @@ A build step may also be one tile in move notation, for complex tiles:
 "tile E4 D3 G4 + C4 F5" (a complex tile on an empty hex) or "upgrade E4 C4 F5"
 (a straight upgraded to a crossing).
 
-The top level holds format, map, difficulty, rules, setup, rounds and an
+The top level holds format, map, difficulty, readings (every reading of the
+map by its CLI name, solver/engine/readings.py), round_limit, setup, rounds and an
 optional free-text comment; any other field is an error (docs/instance-format.md).
+Older plans name their readings in `rules` by the engine's field names
+(`{"strict_exits": true}`); both are read, and a reading a plan does not name
+takes its default.
 """
 from __future__ import annotations
 
+import dataclasses
 import json
 import pathlib
 from dataclasses import dataclass, field
@@ -27,11 +32,12 @@ from solver.board.hexgrid import Hex
 from solver.board.instance import Instance
 from solver.engine.moves import (EndBuild, IssueShares, Move, Pass, SelectAction, Ship, UpgradeLocomotive, Urbanize,
                           parse_path, parse_route, parse_tile, path_to_tiles, route_text)
+from solver.engine.readings import BY_NAME, parse_settings, rules_from_fields, rules_from_names, stated_names
 from solver.engine.setup import Setup, setup_from_mapping, setup_to_json
 from solver.engine.state import GameState, IllegalMove, Rules
 
 FORMAT = "aos-solve-plan/1"
-PLAN_FIELDS = {"format", "map", "difficulty", "rules", "setup", "rounds", "comment"}
+PLAN_FIELDS = {"format", "map", "difficulty", "readings", "rules", "round_limit", "setup", "rounds", "comment"}
 
 
 @dataclass
@@ -58,11 +64,18 @@ class Plan:
     rules: Rules
     setup: Setup
     rounds: list[RoundPlan]
+    round_limit: int | None = None  # the round limit it was made for (None: the scenario's round track)
 
     def to_json(self, instance: Instance) -> dict:
         return {"format": FORMAT, "map": self.map, "difficulty": self.difficulty,
-                "rules": dict(self.rules.__dict__), "setup": setup_to_json(instance, self.setup),
+                "readings": stated_names(self.rules, instance.scenario.ruleset),
+                "round_limit": self.round_limit or instance.scenario.rounds,
+                "setup": setup_to_json(instance, self.setup),
                 "rounds": [r.to_json() for r in self.rounds]}
+
+    def new_state(self, instance: Instance) -> GameState:
+        """The game at the start, under the plan's readings and round limit."""
+        return GameState.new(instance, self.setup, self.rules, round_limit=self.round_limit)
 
 
 def ship_entry(move: Ship) -> dict:
@@ -72,7 +85,7 @@ def ship_entry(move: Ship) -> dict:
     return out
 
 
-def load_plan(path: str, instance: Instance) -> Plan:
+def load_plan(path: str, instance: Instance, overrides: list[str] | None = None) -> Plan:
     try:
         data = json.loads(pathlib.Path(path).read_text(encoding="utf-8"))
     except OSError as err:
@@ -81,10 +94,11 @@ def load_plan(path: str, instance: Instance) -> Plan:
         raise InputError(f"not UTF-8 text (byte {err.start}); save the plan as UTF-8 JSON", path) from None
     except json.JSONDecodeError as err:
         raise InputError(f"not valid JSON: {err}", path) from None
-    return plan_from_json(data, instance, path)
+    return plan_from_json(data, instance, path, overrides)
 
 
-def plan_from_json(data, instance: Instance, where: str = "plan") -> Plan:
+def plan_from_json(data, instance: Instance, where: str = "plan", overrides: list[str] | None = None) -> Plan:
+    """A plan from its JSON; `overrides` (NAME=VALUE readings, e.g. from --reading) replace the plan's own."""
     if not isinstance(data, dict):
         raise InputError("a plan is a JSON object", where)
     unknown = set(data) - PLAN_FIELDS
@@ -102,13 +116,18 @@ def plan_from_json(data, instance: Instance, where: str = "plan") -> Plan:
     if difficulty not in instance.difficulties:
         raise InputError(f"unknown difficulty {difficulty!r} (this map has: {', '.join(instance.difficulties) or 'none'})",
                          f"{where}, key 'difficulty'")
-    rules_data = data.get("rules", {})
-    if not isinstance(rules_data, dict) or any(k not in Rules.__dataclass_fields__ for k in rules_data):
-        raise InputError(f"'rules' may only set {', '.join(Rules.__dataclass_fields__)}", f"{where}, key 'rules'")
-    if any(not isinstance(v, bool) for v in rules_data.values()):
-        raise InputError("each rule switch is true or false", f"{where}, key 'rules'")
-    rules = Rules(**rules_data)
-    setup = setup_from_mapping(instance, difficulty, data.get("setup"), f"{where}, key 'setup'")
+    rules = rules_from_fields(data.get("rules", {}), f"{where}, key 'rules'")
+    if "readings" in data:
+        named = rules_from_names(data["readings"], instance.scenario.ruleset, f"{where}, key 'readings'")
+        given = {BY_NAME[k].field for k in data["readings"]}
+        rules = dataclasses.replace(rules, **{f: getattr(named, f) for f in given})
+    if overrides:
+        rules = dataclasses.replace(rules, **parse_settings(overrides, instance.scenario.ruleset))
+    round_limit = data.get("round_limit")
+    if round_limit is not None and (isinstance(round_limit, bool) or not isinstance(round_limit, int)
+                                    or round_limit < 1):
+        raise InputError(f"expected a whole number of rounds, got {round_limit!r}", f"{where}, key 'round_limit'")
+    setup = setup_from_mapping(instance, difficulty, data.get("setup"), f"{where}, key 'setup'", rules)
     rounds_data = data.get("rounds")
     if not isinstance(rounds_data, list):
         raise InputError("expected a list of rounds", f"{where}, key 'rounds'")
@@ -137,7 +156,11 @@ def plan_from_json(data, instance: Instance, where: str = "plan") -> Plan:
             round_moves(None, rnd, index, instance)
         except InputError as err:
             raise InputError(str(err), where) from None
-    return Plan(data.get("map"), difficulty, rules, setup, rounds)
+    if round_limit is not None and len(rounds) > round_limit:
+        raise InputError(f"the plan has {len(rounds)} rounds but names a round limit of {round_limit}",
+                         f"{where}, key 'round_limit'")
+    return Plan(data.get("map"), difficulty, rules, setup, rounds,
+                None if round_limit in (None, instance.scenario.rounds) else round_limit)
 
 
 # -- the referee -------------------------------------------------------------------
@@ -264,12 +287,12 @@ def _ship_move(entry, index: int, instance: Instance | None) -> Move:
 
 
 def replay(instance: Instance, plan: Plan, observe=None) -> Replay:
-    """Replay a plan through the engine; stop at the first illegal step.
+    """Replay a plan through the engine, under its readings and round limit; stop at the first illegal step.
 
     `observe(round_index, step, state)` is called before each step is applied
     (pictures use it to see the track a shipment runs on); it must not change the state.
     """
-    state = GameState.new(instance, plan.setup, plan.rules)
+    state = plan.new_state(instance)
     result = Replay(state)
     for index, rnd in enumerate(plan.rounds, start=1):
         if state.is_terminal():
@@ -289,9 +312,23 @@ def replay(instance: Instance, plan: Plan, observe=None) -> Replay:
         # Shipment steps the plan leaves out are passes.
         while state.phase == "ship" and state.round == index:
             state.apply(Pass())
-        result.round_states.append(state.summary())
+        # "round" is the round just played (as the text reports say "after round N"); the engine's
+        # marker has already moved on to "next_round".
+        result.round_states.append({**state.summary(), "round": index, "next_round": state.round})
         if result.lock is None and not state.is_terminal():
             reason = state.ruleset.blocker_lock(state)
             if reason:  # it binds from the next round on
                 result.lock = {"round": state.round, "reason": reason}
     return result
+
+
+def reported_round(result: Replay) -> tuple[int, str]:
+    """The round a replay is reported at, and how: ("stopped in", N) for an illegal step, else ("after", N).
+
+    A finished round has moved the marker on, so the last round played is the marker minus one;
+    a failed step is reported in its own round. Text and JSON both use this.
+    """
+    s = result.state
+    if result.error:
+        return s.round, "stopped in"
+    return s.round - (1 if s.phase in ("shares", "over") else 0), "after"

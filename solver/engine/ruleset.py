@@ -527,7 +527,7 @@ class Ruleset:
         state.locomotive_raised = False
         state.exit_used = False
         state.discount_used = False
-        if state.lost or state.cleared_round is not None or state.round > s.rounds:
+        if state.lost or state.cleared_round is not None or state.round > state.last_round:
             state.phase = "over"
         else:
             state.phase = "shares"

@@ -11,6 +11,8 @@ from solver.board.board import COLOURS
 from solver.board.errors import InputError
 from solver.board.hexgrid import Hex
 from solver.board.instance import Instance
+from solver.engine.readings import BY_NAME, bag_for, parse_bag as _parse_bag
+from solver.engine.state import Rules
 
 Setup = dict[Hex, list[str]]  # stop -> cubes, bottom first
 
@@ -22,10 +24,14 @@ def difficulty_of(instance: Instance, name: str):
     return instance.difficulties[name]
 
 
-def draw_setup(instance: Instance, difficulty: str, seed: int, bag: dict[str, int] | None = None) -> Setup:
-    """Draw every cube from the bag, stop by stop in board order, bottom cube first."""
+def draw_setup(instance: Instance, difficulty: str, seed: int, bag: dict[str, int] | None = None,
+               rules: Rules = Rules()) -> Setup:
+    """Draw every cube from the bag, stop by stop in board order, bottom cube first.
+
+    The bag is `bag` if given, else the one the `bag` reading in `rules` names.
+    """
     diff = difficulty_of(instance, difficulty)
-    bag = [c for c, n in sorted((bag or instance.scenario.bag).items()) for _ in range(n)]
+    bag = [c for c, n in sorted((bag or bag_for(instance, rules)).items()) for _ in range(n)]
     need = sum(diff.cubes.values())
     if need > len(bag):
         raise InputError(f"the difficulty needs {need} cubes but the bag holds {len(bag)}", "scenario.bag")
@@ -37,8 +43,9 @@ def draw_setup(instance: Instance, difficulty: str, seed: int, bag: dict[str, in
     return out
 
 
-def setup_from_mapping(instance: Instance, difficulty: str, mapping: dict, where: str) -> Setup:
-    """Check a {stop: [bottom, ..., top]} mapping against the difficulty and the bag."""
+def setup_from_mapping(instance: Instance, difficulty: str, mapping: dict, where: str,
+                       rules: Rules = Rules()) -> Setup:
+    """Check a {stop: [bottom, ..., top]} mapping against the difficulty and the bag the readings name."""
     diff = difficulty_of(instance, difficulty)
     if not isinstance(mapping, dict):
         raise InputError("expected a table of stop = [bottom cube, top cube]", where)
@@ -64,14 +71,16 @@ def setup_from_mapping(instance: Instance, difficulty: str, mapping: dict, where
     if extra:
         raise InputError(f"no cubes start on {', '.join(extra)} in {difficulty}", where)
     counts = Counter(c for cubes in out.values() for c in cubes)
+    bag = bag_for(instance, rules)
     for colour, n in counts.items():
-        if n > instance.scenario.bag.get(colour, 0):
-            raise InputError(f"{n} {colour} cubes, but the bag holds only {instance.scenario.bag.get(colour, 0)}",
-                             where)
+        if n > bag.get(colour, 0):
+            hint = (f" under the reading bag={rules.bag} (--reading bag=full draws from the full base bag)"
+                    if BY_NAME["bag"].applies_to(instance.scenario.ruleset) else "")
+            raise InputError(f"{n} {colour} cubes, but the bag holds only {bag.get(colour, 0)}{hint}", where)
     return out
 
 
-def load_setup(path: str, instance: Instance, difficulty: str) -> Setup:
+def load_setup(path: str, instance: Instance, difficulty: str, rules: Rules = Rules()) -> Setup:
     p = pathlib.Path(path)
     try:
         text = p.read_text(encoding="utf-8")
@@ -84,28 +93,13 @@ def load_setup(path: str, instance: Instance, difficulty: str) -> Setup:
     except (json.JSONDecodeError, tomllib.TOMLDecodeError) as err:
         raise InputError(f"not valid {'JSON' if p.suffix == '.json' else 'TOML'}: {err}", path) from None
     table = data.get("setup", data) if isinstance(data, dict) else data
-    return setup_from_mapping(instance, difficulty, table, path)
+    return setup_from_mapping(instance, difficulty, table, path, rules)
 
 
 def setup_to_json(instance: Instance, setup: Setup) -> dict[str, list[str]]:
     return {str(h): list(cubes) for h, cubes in sorted(setup.items())}
 
 
-#: more cubes of one colour than any bag could hold (the base game has 96 cubes in all)
-MAX_BAG_COUNT = 1000
-
-
 def parse_bag(text: str) -> dict[str, int]:
-    """'red=20,blue=20,yellow=20' -> a bag that replaces the instance's (reported as an assumption)."""
-    bag: dict[str, int] = {}
-    for part in text.split(","):
-        colour, _, count = part.partition("=")
-        colour = colour.strip()
-        if colour not in COLOURS or not count.strip().isdigit():
-            raise InputError(f"expected COLOUR=COUNT pairs like 'red=20,blue=20' with colours "
-                             f"{', '.join(COLOURS)}; got {part!r}", "--bag")
-        bag[colour] = int(count)
-        if bag[colour] > MAX_BAG_COUNT:
-            raise InputError(f"{bag[colour]} {colour} cubes is more than a bag can hold (at most {MAX_BAG_COUNT} "
-                             "of a colour)", "--bag")
-    return bag
+    """'red=20,blue=20,yellow=20' -> a bag that replaces the instance's (reported as a reading)."""
+    return _parse_bag(text, "--bag")

@@ -29,15 +29,22 @@ class IllegalMove(Exception):
 
 @dataclass(frozen=True)
 class Rules:
-    """Readings of the sheet that a user may switch (defaults: the designer's answers)."""
+    """The readings of the sheets in force, one attribute per reading (defaults: the designer's answers).
 
-    strict_action: bool = False   # Easter Island: an action must be chosen, and paid, every round
-    strict_exits: bool = False    # Zoo: entering an exit means teleporting
-    feed_new_cities: bool = True  # Zoo: urbanized areas must be fed too ("every animal area", literally)
-    complex_tiles: bool = True    # base rules: crossings and non-crossing pairs may be laid, a straight upgraded
+    The registry in solver/engine/readings.py names each one, quotes the sentence it
+    interprets and gives its alternatives; see it before adding a field here.
+    """
+
+    strict_action: bool = False     # Easter Island: an action must be chosen, and paid, every round
+    strict_exits: bool = False      # Zoo: entering an exit means teleporting
+    feed_new_cities: bool = True    # Zoo: urbanized areas must be fed too ("every animal area", literally)
+    complex_tiles: bool = True      # base rules: a hex may hold two tracks (crossing, non-crossing pair)
+    rapa_nui_remnant: bool = True   # Easter Island: Rapa Nui may turn a single-cube remnant
+    exits_as_stops: bool = False    # Zoo: track may start at an exit; exit-town/exit-exit track is a link
+    bag: str = "no-purple"          # Easter Island: the bag the ruins' cubes are drawn from (data, not a rule)
 
     def describe(self) -> list[str]:
-        return [f"{k}={'on' if v else 'off'}" for k, v in self.__dict__.items()]
+        return [f"{k}={'on' if v is True else 'off' if v is False else v}" for k, v in self.__dict__.items()]
 
 
 @dataclass(frozen=True)
@@ -89,18 +96,25 @@ class GameState:
     lost: str | None = None                                         # why the game ended early
     cleared_round: int | None = None
     accounts: dict = field(default_factory=dict)                    # last round's income and expenses
+    round_limit: int | None = None                                  # last round (None: the scenario's round track)
     _links: list[Link] | None = None
     _pairs: frozenset | None = None
 
     # -- construction ------------------------------------------------------
     @classmethod
-    def new(cls, instance: Instance, setup: dict[Hex, list[str]], rules: Rules = Rules()) -> "GameState":
+    def new(cls, instance: Instance, setup: dict[Hex, list[str]], rules: Rules = Rules(),
+            round_limit: int | None = None) -> "GameState":
         s = instance.scenario
         state = cls(instance=instance, rules=rules, goods={h: list(c) for h, c in setup.items() if c},
                     cash=s.start_cash, income=s.start_income, shares=s.start_shares,
-                    locomotive=s.start_locomotive, new_city_supply=list(s.new_cities))
+                    locomotive=s.start_locomotive, new_city_supply=list(s.new_cities), round_limit=round_limit)
         state.ruleset.start(state)
         return state
+
+    @property
+    def last_round(self) -> int:
+        """The round after which the game ends: `--rounds` if given, else the scenario's round track."""
+        return self.round_limit or self.instance.scenario.rounds
 
     @property
     def ruleset(self):

@@ -68,17 +68,31 @@ def dumps(data) -> str:
     return json.dumps(data, indent=2, sort_keys=False) + "\n"
 
 
-def assumptions_block(instance, rules=None) -> list[str]:
-    lines = ["Assumptions this answer depends on:"]
-    for p in instance.assumptions():
-        lines.append(f"  - {p.key}: {p.note}")
+def assumptions_block(instance, rules=None, uses=None, extra=()) -> list[str]:
+    """The text block: readings in force (with `rules`), then the assumptions the answer used.
+
+    `uses`: the key prefixes the answer's computation read (solver/board/provenance.py,
+    `assumptions_used`); None lists every assumed entry. `extra`: more assumed
+    items as {"key", "note"} dicts (command-line values such as --rounds).
+    """
+    from solver.board.provenance import assumptions_used
+    lines = []
     if rules is not None:
-        lines.append(f"  - rule switches: {', '.join(rules.describe())}")
+        from solver.engine.readings import text_lines
+        lines += text_lines(rules, instance.scenario.ruleset)
+    lines.append("Assumptions this answer depends on:")
+    items = [(p.key, p.note) for p in assumptions_used(instance.provenance, uses)]
+    items += [(e["key"], e["note"]) for e in extra]
+    lines += [f"  - {k}: {n}" for k, n in items] or ["  - none"]
     return lines
 
 
-def assumptions_json(instance, rules=None) -> dict:
-    out = {"assumed_values": [p.to_json() for p in instance.assumptions()]}
+def assumptions_json(instance, rules=None, uses=None, extra=()) -> dict:
+    """The JSON twin of `assumptions_block`: assumed_values, and with `rules` the readings and rule fields."""
+    from solver.board.provenance import assumptions_used
+    out = {"assumed_values": [p.to_json() for p in assumptions_used(instance.provenance, uses)] + list(extra)}
     if rules is not None:
-        out["rules"] = dict(rules.__dict__)
+        from solver.engine.readings import rules_json, stated
+        out["readings"] = stated(rules, instance.scenario.ruleset)
+        out["rules"] = rules_json(rules)
     return out

@@ -12,6 +12,7 @@ from solver.board.instance import Instance
 from models.network import Network
 from solver.report.output import assumptions_json
 from solver.engine.plan import Plan, replay
+from solver.engine.readings import short
 from solver.engine.setup import Setup, setup_to_json
 
 
@@ -73,6 +74,49 @@ def plan_rounds_detail(instance: Instance, plan: Plan) -> list[dict]:
     return out
 
 
+def answer_uses(instance: Instance, answer: Answer, rules, drawn: bool,
+                difficulty: str | None = None) -> tuple[set[str], list[dict]]:
+    """The instance keys this answer's computation read, and assumed values from elsewhere (readings, CLI).
+
+    A proof without search reads only what its obstacles name (a purple cube
+    with no purple city reads the bag, not the round track); a network or a
+    bound reads the board's geometry and the tile limits; a plan reads every
+    number the engine uses.
+    """
+    from solver.engine.readings import BY_NAME
+    uses: set[str] = {f"difficulty.{difficulty}"} if difficulty else set()  # where the cubes start
+    extra: list[dict] = []
+    ruleset = instance.scenario.ruleset
+    if drawn and BY_NAME["bag"].applies_to(ruleset):
+        if rules.bag == "no-purple":
+            uses.add("scenario.bag")
+        elif rules.bag == "full":
+            extra.append({"key": "reading bag=full", "source": "assumed",
+                          "note": "the base game's 96 cubes split red/blue/yellow/purple 20 each, black 16: the "
+                                  "usual split, which no sheet prints"})
+        else:
+            extra.append({"key": "reading bag", "source": "assumed",
+                          "note": f"cubes drawn from the bag {rules.bag} given on the command line"})
+    for reason in answer.impossible:
+        if "new city" in reason or "black" in reason:
+            uses.add("towns")  # a black cube's destination may be a new city on a town
+    if answer.network is not None or answer.extra_networks:
+        uses |= {"grid", "towns", "exits", "scenario.track_cost"}
+    if answer.bound_reasons or answer.verdict != "not clearable" or not answer.impossible:
+        uses |= {"grid", "towns", "exits", "scenario.tile_limit", "scenario.engineer_tile_limit",
+                 "scenario.actions", "scenario.shipments_per_round", "scenario.rounds"}
+    if answer.plan is not None:
+        # the engine reads every scenario number; the bag only if the cubes were drawn from it
+        uses |= {"grid", "cities", "towns", "exits"} | {
+            f"scenario.{k}" for k in instance.scenario.__dataclass_fields__ if k != "bag"}
+    if answer.round_limit != instance.scenario.rounds:
+        uses.discard("scenario.rounds")
+        extra.append({"key": "--rounds", "source": "assumed",
+                      "note": f"round limit {answer.round_limit} given on the command line "
+                              f"(the instance says {instance.scenario.rounds})"})
+    return uses, extra
+
+
 def answer_json(instance: Instance, scenario: str, difficulty: str, setup: Setup, answer: Answer,
                 rules, seed: int | None) -> dict:
     net = answer.network
@@ -96,15 +140,13 @@ def answer_json(instance: Instance, scenario: str, difficulty: str, setup: Setup
         "rounds": plan_rounds_detail(instance, answer.plan) if answer.plan else [],
         "blocker_lock": replay(instance, answer.plan).lock if answer.plan else None,
         "search": answer.search, "seconds": round(answer.seconds, 3),
-        **assumptions_json(instance, rules),
+        "readings_line": short(rules, instance.scenario.ruleset),
+        **assumptions_json(instance, rules, *answer_uses(instance, answer, rules, seed is not None, difficulty)),
     }
     if answer.extra_networks:
         out["extra_networks"] = [{"joins": label, "cost": n.cost, "lower_bound": n.lower_bound, "status": n.status,
                                   "tiles": n.tiles, "links": ["-".join(str(h) for h in link) for link in n.links]}
                                  for label, n in answer.extra_networks]
-    if answer.round_limit != instance.scenario.rounds:
-        out["assumed_values"].append({"key": "--rounds", "source": "assumed",
-                                      "note": f"round limit {answer.round_limit} given on the command line"})
     return out
 
 
@@ -113,6 +155,7 @@ def answer_text(data: dict, instance: Instance, rules) -> str:
     title = f"{instance.board.name}, {data['difficulty']}"
     title += f", seed {data['seed']}" if data["seed"] is not None else ", setup from file"
     L.append(title)
+    L.append(f"Readings: {data['readings_line']}")
     L.append(data["setup_text"] if data.get("setup_text") else "Setup (bottom cube first): " + ", ".join(
         f"{instance.board.label(_hex(k))}: {'/'.join(v)}" for k, v in data["setup"].items()))
     L.append("")
@@ -178,12 +221,17 @@ def answer_text(data: dict, instance: Instance, rules) -> str:
             L.append("   left: " + (r["left_text"] if r.get("left_text") else
                                     ", ".join(f"{k} {'/'.join(v)}" for k, v in left.items()) if left else "nothing"))
     L.append("")
+    L.append("Readings of the rule sheets (* = not the default):")
+    for d in data["readings"]:
+        mark = "" if d["default"] else f"*  (default: {d['default_value']})"
+        L.append(f"  - {d['name']}={d['value']}{mark}: {d['means']}")
     L.append("Assumptions this answer depends on:")
-    for reading in data.get("readings", []):
-        L.append(f"  - {reading}")
+    for note in data.get("answer_notes", []):
+        L.append(f"  - {note}")
     for item in data["assumed_values"]:
         L.append(f"  - {item['key']}: {item['note']}")
-    L.append("  - rule switches: " + ", ".join(f"{k}={'on' if v else 'off'}" for k, v in data["rules"].items()))
+    if not data["assumed_values"] and not data.get("answer_notes"):
+        L.append("  - none")
     L.append(f"({data['seconds']:.1f} s)")
     return "\n".join(L)
 

@@ -7,26 +7,19 @@ from solver.engine.moves import Pass, Ship
 from solver.engine.plan import Plan, round_moves
 from solver.engine.setup import Setup
 from solver.report.solo_report import Answer
-from solver.engine.state import GameState, Rules
+from solver.engine.state import Rules
 
 
 # -- the report ------------------------------------------------------------------------------
 
 def readings(instance: Instance, rules: Rules, limit: int) -> list[str]:
-    """The readings of the sheet and the numbers this answer rests on, in words."""
+    """The numbers and planner choices this answer rests on, in words (the readings: solver/engine/readings.py)."""
     s = instance.scenario
     out = [f"round limit: {limit}" + ("" if limit == s.rounds else f" (given on the command line; "
                                                                        f"the instance says {s.rounds})"),
            f"starting money: ${s.start_cash} cash, {s.start_shares} shares issued, income {s.start_income}, "
            f"locomotive {s.start_locomotive} (at most {s.max_locomotive}); shares ${s.share_price} each, "
            f"at most {s.max_shares}",
-           ("urbanized areas must be fed too (the sheet's 'every animal area', read literally; "
-            "--no-literal-areas for the other reading)" if rules.feed_new_cities else
-            "urbanized areas need not be fed (only the printed animal areas; --literal-areas for the literal "
-            "reading)"),
-           ("exits: food entering an exit must teleport (strict reading, --strict-exits)" if rules.strict_exits else
-            "exits: food may pass an exit without teleporting (the designer's answer; --strict-exits for the "
-            "strict reading)"),
            "the planner never urbanizes (a new city is one more area to feed, or a destination nobody needs); "
            "the bounds allow for urbanizing"]
     return out
@@ -34,7 +27,7 @@ def readings(instance: Instance, rules: Rules, limit: int) -> list[str]:
 
 def plan_feedings(instance: Instance, plan: Plan) -> list[dict]:
     """Replay the plan and describe, round by round, each feeding and the bonus tiles."""
-    state = GameState.new(instance, plan.setup, plan.rules)
+    state = plan.new_state(instance)
     rs = state.ruleset
     board = instance.board
     out = []
@@ -81,7 +74,7 @@ def zoo_answer_json(instance: Instance, difficulty: str, setup: Setup, answer: A
     board = instance.board
     food = ", ".join(f"{board.cities[h].name} {len(setup.get(h, []))}" for h in sorted(board.cities))
     data["setup_text"] = (f"Food on each animal area (colours do not matter in the Zoo): {food}")
-    data["readings"] = readings(instance, rules, answer.round_limit)
+    data["answer_notes"] = readings(instance, rules, answer.round_limit)
     data["animal_areas"] = [board.label(h) for h in sorted(board.cities)]  # the printed animal areas
     if answer.plan is not None:
         details = plan_feedings(instance, answer.plan)

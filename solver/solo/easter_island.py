@@ -475,7 +475,7 @@ def analyse(instance: Instance, difficulty: str, setup: Setup, rules: Rules = Ru
 
     def accept(found: Node) -> None:
         nonlocal best_key
-        plan = Plan(instance.board.name, difficulty, rules, setup, found.rounds)
+        plan = Plan(instance.board.name, difficulty, rules, setup, found.rounds, round_limit=limit)
         check = replay(instance, plan)  # the referee, not the planner, says whether it clears
         if check.error is None and check.state.cleared_round is not None:
             key = (check.state.cleared_round, check.state.shares, -check.state.cash)
@@ -563,13 +563,15 @@ def _shares_bounds(answer: Answer, state0, spec, tiles_net, start, params: Solve
 
 
 def batch_solve(difficulty: str, seed: int, time_limit: float, instance: str | None = None,
-                bag: str | None = None) -> dict:
-    """One batch task: draw the setup with the seed, solve it, return a JSON-ready record."""
-    from solver.games import default_instance
-    from solver.games import load_instance
-    from solver.engine.setup import draw_setup, parse_bag, setup_to_json
+                bag: str | None = None, readings: dict | None = None, **_ignored) -> dict:
+    """One batch task: draw the setup with the seed under the readings, solve it, return a JSON-ready record."""
+    from solver.games import default_instance, load_instance
+    from solver.engine.readings import make_rules
+    from solver.engine.setup import draw_setup, setup_to_json
 
     inst = load_instance(instance or default_instance("easter-island"))
-    setup = draw_setup(inst, difficulty, seed, parse_bag(bag) if bag else None)
-    answer = analyse(inst, difficulty, setup, time_limit=time_limit)
+    rules = make_rules("easter-island", [f"{k}={v}" for k, v in (readings or {}).items()],
+                       aliases={"bag": bag} if bag else None)
+    setup = draw_setup(inst, difficulty, seed, rules=rules)
+    answer = analyse(inst, difficulty, setup, rules, time_limit=time_limit)
     return {**answer.batch_record(), **proof_record(answer), "setup": setup_to_json(inst, setup)}

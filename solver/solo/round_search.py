@@ -178,8 +178,10 @@ class RoundPlanner:
         `start`: play on from this state (at the start of a round) and the rounds that led to it.
         """
         self.limit = max_rounds
+        # The state's own round track must not end the game before max_rounds (--rounds above the board's).
         if start is None:
-            start = Node(GameState.new(self.instance, self.setup, self.rules), [])
+            start = Node(GameState.new(self.instance, self.setup, self.rules,
+                                       round_limit=max(max_rounds, self.instance.scenario.rounds)), [])
         beam = [Node(start.state.clone(), list(start.rounds))]
         for _ in range(max(0, max_rounds - start.state.round + 1)):
             children: dict[tuple, Node] = {}

@@ -623,7 +623,7 @@ def analyse(instance: Instance, difficulty: str, setup: Setup, rules: Rules = Ru
 
 def _accept(instance, difficulty, setup, rules, found: Node, answer: Answer, best_key):
     """Replay the plan through the referee; keep it if it beats the best (rounds, shares, -cash)."""
-    plan = Plan(instance.board.name, difficulty, rules, setup, found.rounds)
+    plan = Plan(instance.board.name, difficulty, rules, setup, found.rounds, round_limit=answer.round_limit)
     check = replay(instance, plan)
     if check.error is not None or check.state.cleared_round is None:
         answer.search["referee_rejected"] = check.error or "did not clear"
@@ -648,17 +648,20 @@ def _needs_json(instance: Instance, needs: Needs) -> dict:
 
 
 def batch_solve(difficulty: str, seed: int, time_limit: float, instance: str | None = None,
-                shuffle_dangers: bool = False, strict_exits: bool = False, **_ignored) -> dict:
-    """One batch task: the seed draws the food (and, if asked, shuffles the danger levels)."""
-    from solver.games import default_instance
-    from solver.games import load_instance
+                shuffle_dangers: bool = False, strict_exits: bool = False, readings: dict | None = None,
+                **_ignored) -> dict:
+    """One batch task under the readings: the seed draws the food (and, if asked, shuffles the danger levels)."""
+    from solver.games import default_instance, load_instance
+    from solver.engine.readings import make_rules
     from solver.engine.setup import draw_setup
 
     inst = load_instance(instance or default_instance("zoo"))
     if shuffle_dangers:
         from solver.report.zoo_report import shuffled_dangers
         inst = shuffled_dangers(inst, seed)
-    setup = draw_setup(inst, difficulty, seed)
-    answer = analyse(inst, difficulty, setup, Rules(strict_exits=strict_exits), time_limit=time_limit)
+    rules = make_rules("zoo", [f"{k}={v}" for k, v in (readings or {}).items()],
+                       aliases={"strict_exits": True} if strict_exits else None)
+    setup = draw_setup(inst, difficulty, seed, rules=rules)
+    answer = analyse(inst, difficulty, setup, rules, time_limit=time_limit)
     dangers = {inst.board.cities[h].name: inst.board.cities[h].danger for h in sorted(inst.board.cities)}
     return {**answer.batch_record(), **proof_record(answer), "dangers": dangers}

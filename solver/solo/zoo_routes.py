@@ -72,8 +72,7 @@ _CACHE: dict[tuple, tuple[object, StopGraph]] = {}
 def stop_graph(state) -> StopGraph:
     """The state's network as a StopGraph (cached per instance, network, new cities and exit reading)."""
     key = (id(state.instance), frozenset(state.track.items()), frozenset(state.second_track.items()),
-           frozenset(state.new_cities.items()),
-           state.rules.strict_exits)
+           frozenset(state.new_cities.items()), state.rules.strict_exits, state.rules.exits_as_stops)
     hit = _CACHE.get(key)
     if hit is not None and hit[0] is state.instance:  # the entry keeps its instance alive, so ids are not reused
         return hit[1]
@@ -87,10 +86,12 @@ def stop_graph(state) -> StopGraph:
 def _build_graph(state) -> StopGraph:
     rs, board, s = state.ruleset, state.board, state.scenario
     pairs = set()
+    link_problem = getattr(rs, "exit_link_problem", None)
     for link in state.links():
         if link.complete:
             a, b = link.ends
-            if a != b:
+            # zoo-exits=literal: exit-town and exit-exit track carries no food
+            if a != b and (link_problem is None or link_problem(state, a, b) is None):
                 pairs.add((a, b))
     stops = sorted({h for p in pairs for h in p})
     index = {h: i for i, h in enumerate(stops)}

@@ -18,7 +18,8 @@ class EasterIsland(Ruleset):
 
     def action_variants(self, state, name: str) -> list:
         if name == "rapa-nui":
-            return [SelectAction(name, h) for h, cubes in sorted(state.goods.items()) if len(cubes) >= 2]
+            return [SelectAction(name, h) for h, cubes in sorted(state.goods.items())
+                    if len(cubes) >= self._least_moai(state)]
         return [SelectAction(name)]
 
     targeted_actions = frozenset({"rapa-nui"})
@@ -32,9 +33,18 @@ class EasterIsland(Ruleset):
         if move.name == "rapa-nui":
             if move.target is None:
                 return "Rapa Nui needs the moai to turn upside down (action rapa-nui HEX)"
-            if len(state.goods.get(move.target, [])) < 2:
-                return f"there is no two-cube moai on {move.target} to turn upside down"
+            held = len(state.goods.get(move.target, []))
+            if held < self._least_moai(state):
+                if held == 1:
+                    return (f"the moai on {move.target} is a single-cube remnant, and Rapa Nui needs an intact "
+                            "two-cube moai under the reading rapa-nui-remnant=refused")
+                return f"there is no moai on {move.target} to turn upside down"
         return None
+
+    @staticmethod
+    def _least_moai(state) -> int:
+        """Cubes Rapa Nui needs on its ruin: "a single-cube remnant" is a moai (reading rapa-nui-remnant)."""
+        return 1 if state.rules.rapa_nui_remnant else 2
 
     def on_action(self, state, move: SelectAction) -> None:
         super().on_action(state, move)

@@ -19,6 +19,31 @@ class Zoo(Ruleset):
             return s.engineer_track_cost
         return super().tile_cost(state, h)
 
+    def _check_LayTile(self, state, move) -> str | None:
+        problem = super()._check_LayTile(state, move)
+        if problem or state.rules.exits_as_stops:
+            return problem
+        # Base rules: "New track must start at a city or town, or extend the player's own incomplete
+        # track." The sheet makes an exit the end of a complete link, not a place to start from.
+        board = state.board
+        if not any(state.is_city(s) or s in board.towns or s in state.track for s in (move.side_a, move.side_b)):
+            return (f"new track on {move.hex} must start at a city or town or extend track; an exit is not a "
+                    "place to start (reading zoo-exits=literal)")
+        return None
+
+    def exit_link_problem(self, state, a: Hex, b: Hex) -> str | None:
+        """Under zoo-exits=literal only an exit joined to an animal area is a complete link.
+
+        "When you connect an exit hex with an animal area, it counts as a completed link."
+        """
+        if state.rules.exits_as_stops:
+            return None
+        exits = state.board.exits
+        if (a in exits and not state.is_city(b)) or (b in exits and not state.is_city(a)):
+            return (f"track between {state.board.label(a)} and {state.board.label(b)} is no complete link: only an "
+                    "exit joined to an animal area is (reading zoo-exits=literal)")
+        return None
+
     def bonus_tiles_pay(self, state) -> bool:
         return state.scenario.bonus_tiles_pay_cost
 
@@ -38,7 +63,7 @@ class Zoo(Ruleset):
             if a not in exits or b not in exits:
                 return f"a teleport joins two exit hexes ({a} to {b} is not one)"
             return None
-        return super().hop_problem(state, a, b, False)
+        return super().hop_problem(state, a, b, False) or self.exit_link_problem(state, a, b)
 
     def locomotive_need(self, state, move: Ship) -> tuple[int, str]:
         links, _ = super().locomotive_need(state, move)
