@@ -49,7 +49,6 @@ sys.path.insert(0, str(ROOT))
 
 import solver.solo.zoo as zoo  # noqa: E402
 import solver.solo.zoo_networks as zoo_networks  # noqa: E402
-import solver.report.zoo_report as zoo_report  # noqa: E402
 from solver.solo.relaxation import SolveParams  # noqa: E402
 import solver.solo.zoo_routes as zr  # noqa: E402
 from solver.games import load_instance  # noqa: E402
@@ -107,7 +106,7 @@ def main() -> None:
     print(",".join(FIELDS), flush=True)
     for variant in args.variants.split(","):
         for seed in range(1, args.seeds + 1):
-            inst = base if variant == "setup" else zoo_report.shuffled_dangers(base, seed)
+            inst = base if variant == "setup" else zoo.shuffled_dangers(base, seed)
             setup = draw_setup(inst, "standard", seed)
             for exits in args.exits.split(","):
                 rules = Rules(strict_exits=exits == "strict")

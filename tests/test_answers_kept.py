@@ -78,7 +78,7 @@ def test_the_polish_pass_updates_the_round_count_and_the_proof(monkeypatch):
     three = plan_from_json(three_rounds, inst).rounds
     assert replay(inst, plan_from_json(three_rounds, inst)).state.cleared_round == 3
 
-    def fake_run(self, max_rounds):
+    def fake_run(self, max_rounds, start=None):
         return Node(None, list(two if self.beam_width == 5 else three))
 
     monkeypatch.setattr(ei._Planner, "run", fake_run)

@@ -69,6 +69,8 @@ CASES = [
      lambda f, t: ["easter-island", "--plan-out", f["file"] / "p.json"], "--plan-out"),
     ("zoo --svg read-only", lambda f, t: ["zoo", "--svg", f"{READ_ONLY}/z.svg"], "--svg"),
     ("zoo --plan-out folder", lambda f, t: ["zoo", "--plan-out", f["dir"]], "--plan-out"),
+    ("easter-island --html folder", lambda f, t: ["easter-island", "--html", f["dir"]], "--html"),
+    ("zoo --html read-only", lambda f, t: ["zoo", "--html", f"{READ_ONLY}/z.html"], "--html"),
     ("network --svg folder", lambda f, t: ["network", EI, "--svg", f["dir"]], "--svg"),
     # -- batch folders and options ----------------------------------------------------------------------------
     ("batch --out is a file", lambda f, t: ["batch", "easter-island", "--seeds", "1", "--out", f["file"]], "is a file"),

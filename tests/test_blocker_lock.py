@@ -65,7 +65,8 @@ def test_check_plan_reports_no_lock_on_a_plan_without_one(run_cli):
 
 
 def test_solo_report_states_the_lock_of_its_plan():
-    from solver.report.solo_report import Answer, answer_json, answer_text
+    from solver.report.solo_report import answer_json, answer_text
+    from solver.solo.answer import Answer
     inst = instance("tiny/tiny-island-lock.toml")
     plan = load_plan(str(LOCK_PLAN), inst)
     end = replay(inst, plan).state.summary()

@@ -35,6 +35,13 @@ def solo_rules(ruleset: str, reading: Optional[list[str]], aliases: dict):
     return make_rules(ruleset, reading or [], {k: v for k, v in aliases.items() if v is not None})
 
 
+def write_html(path: Path, inst, plan, data: dict) -> None:
+    """The round-by-round page (solver/report/plan_pages.py); every panel comes from the referee's replay."""
+    from solver.report.plan_pages import plan_page
+    write_atomic(path, plan_page(inst, plan, data))
+    data["html_file"] = str(path)
+
+
 def emit(data: dict, text: str, json_out: bool, svg: Optional[Path], svg_text: Optional[str],
          plan_out: Optional[Path], plan_json: Optional[dict]) -> None:
     """Print the answer; write the SVG and the plan file whole or not at all (the report comes last).
@@ -68,6 +75,7 @@ def easter_island(
     quiet: bool = typer.Option(False, "--quiet", "-q", help="No progress line (it shows only on a terminal, on stderr)."),
     svg: Optional[Path] = typer.Option(None, "--svg", help="Draw the final network and the shipments."),
     plan_out: Optional[Path] = typer.Option(None, "--plan-out", help="Write the plan (for check-plan) here."),
+    html: Optional[Path] = typer.Option(None, "--html", help="Write the answer as one self-contained HTML page: verdict, readings, assumptions, a cash/income/shares chart and a panel per round (track laid that round in orange, shipments along the track)."),
     instance: Optional[Path] = typer.Option(None, "--instance", help="Board file (default instances/easter-island.toml)."),
     bag: Optional[str] = typer.Option(None, "--bag", help="Alias of --reading bag=...: draw from this bag, e.g. 'red=20,blue=20,yellow=20,purple=20,black=16' (reported as a reading)."),
     from_file: Optional[Path] = typer.Option(None, "--from", help="Play on from a position: a plan file (as --plan-out writes it) whose rounds stop mid-game; it is replayed by the referee, then solved from the state reached (setup, difficulty and readings come from the file)."),
@@ -84,6 +92,7 @@ def easter_island(
 
     check_output_path(svg, "--svg")
     check_output_path(plan_out, "--plan-out")
+    check_output_path(html, "--html")
     inst = load_instance(instance or default_instance("easter-island"))
     if inst.scenario.ruleset != "easter-island":
         raise InputError(f"this is a {inst.scenario.ruleset} board, not Easter Island", "--instance")
@@ -116,6 +125,8 @@ def easter_island(
     if extra_lines:
         head, _, tail = text.partition("\nPlan found:")
         text = head + "\n" + "\n".join(extra_lines) + ("\nPlan found:" + tail if tail else "")
+    if html is not None:
+        write_html(html, inst, answer.plan, data)
     emit(data, text, json_out, svg, svg_text, plan_out, answer.plan.to_json(inst) if answer.plan else None)
 
 

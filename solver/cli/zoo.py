@@ -11,7 +11,7 @@ from typing import Optional
 import typer
 
 from solver.games import default_instance
-from solver.cli.solo import READING_HELP, emit, solo_rules, solo_svg
+from solver.cli.solo import READING_HELP, emit, solo_rules, solo_svg, write_html
 from solver import progress
 from solver.board.errors import InputError
 from solver.games import load_instance
@@ -104,6 +104,7 @@ def zoo(
     quiet: bool = typer.Option(False, "--quiet", "-q", help="No progress line (it shows only on a terminal, on stderr)."),
     svg: Optional[Path] = typer.Option(None, "--svg", help="Draw the plan's network, feedings and teleports (dashed)."),
     plan_out: Optional[Path] = typer.Option(None, "--plan-out", help="Write the plan (for check-plan) here."),
+    html: Optional[Path] = typer.Option(None, "--html", help="Write the answer as one self-contained HTML page: verdict, readings, assumptions, a cash/income/shares chart and a panel per round (track laid that round in orange, shipments along the track)."),
     instance: Optional[Path] = typer.Option(None, "--instance", help="Board file (default instances/zoo.toml)."),
     from_file: Optional[Path] = typer.Option(None, "--from", help="Play on from a position: a plan file (as --plan-out writes it) whose rounds stop mid-game; it is replayed by the referee, then solved from the state reached (setup, difficulty and readings come from the file)."),
     deterministic: bool = typer.Option(True, "--deterministic/--wall-clock", help="Reproducible mode (default): the plan search stops after --work round plans, CP-SAT uses --cp-workers workers and the deterministic time limit --cp-time (max_deterministic_time). --wall-clock: stop the plan search at --time-limit seconds. (The network optimizer keeps a wall-clock share of --time-limit; on the shipped boards it finishes with proof, so answers repeat.)"),
@@ -122,6 +123,7 @@ def zoo(
 
     check_output_path(svg, "--svg")
     check_output_path(plan_out, "--plan-out")
+    check_output_path(html, "--html")
     from solver.solo.position import position_from, solo_extras, solve_mode
     inst = _zoo_instance(instance)
     budget, params = solve_mode(deterministic, work, cp_time, cp_workers)
@@ -146,6 +148,8 @@ def zoo(
     if extra_lines:
         head, _, tail = text.partition("\nPlan found:")
         text = head + "\n" + "\n".join(extra_lines) + ("\nPlan found:" + tail if tail else "")
+    if html is not None:
+        write_html(html, inst, answer.plan, data)
     emit(data, text, json_out, svg, svg_text, plan_out, answer.plan.to_json(inst) if answer.plan else None)
 
 

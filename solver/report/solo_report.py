@@ -6,56 +6,12 @@ to what the plan spent, the plan round by round, the picture, assumptions.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-
 from solver.board.instance import Instance
-from models.network import Network
 from solver.report.output import assumptions_json
 from solver.engine.plan import Plan, replay
+from solver.solo.answer import Answer
 from solver.engine.readings import short
 from solver.engine.setup import Setup, setup_to_json
-
-
-@dataclass
-class Answer:
-    """What a solo solver found and what it proved."""
-
-    verdict: str                      # clearable / not clearable / unknown
-    verdict_proof: str                # what the verdict rests on
-    round_limit: int
-    lower_bound: int                  # proven lower bound on the rounds to clear
-    upper_bound: int | None           # rounds of the best plan found (replayed by the referee)
-    min_rounds_proved: bool
-    plan: Plan | None = None
-    end_state: dict | None = None
-    network: Network | None = None    # proven cheapest network the clear condition needs
-    network_label: str = ""
-    bound_reasons: list[str] = field(default_factory=list)
-    impossible: list[str] = field(default_factory=list)
-    seconds: float = 0.0
-    search: dict = field(default_factory=dict)
-    extra_networks: list = field(default_factory=list)  # (label, Network): other proven networks worth showing
-
-    def batch_record(self) -> dict:
-        """The JSON-ready fields a batch keeps for one solve."""
-        end = self.end_state or {}
-        return {
-            "verdict": self.verdict,
-            "proved": self.verdict == "not clearable" or (self.verdict == "clearable" and self.min_rounds_proved),
-            "min_rounds": self.upper_bound if self.min_rounds_proved else None,
-            "rounds_lower_bound": self.lower_bound, "rounds_upper_bound": self.upper_bound,
-            "shares": end.get("shares"), "cash": end.get("cash"), "track_cost": end.get("spent_on_track"),
-            "network_cost": self.network.cost if self.network else None, "impossible": self.impossible,
-        }
-
-    def min_rounds_text(self) -> str:
-        if self.verdict == "not clearable":
-            return "none (not clearable)"
-        if self.min_rounds_proved:
-            return f"{self.upper_bound} (proved: the plan meets the lower bound)"
-        if self.upper_bound is not None:
-            return f"unknown: between {self.lower_bound} and {self.upper_bound}"
-        return f"unknown: at least {self.lower_bound}"
 
 
 def plan_rounds_detail(instance: Instance, plan: Plan) -> list[dict]:

@@ -6,7 +6,7 @@ from solver.board.instance import Instance
 from solver.engine.moves import Pass, Ship
 from solver.engine.plan import Plan, round_moves
 from solver.engine.setup import Setup
-from solver.report.solo_report import Answer
+from solver.solo.answer import Answer
 from solver.engine.state import Rules
 
 
@@ -114,20 +114,3 @@ def zoo_answer_json(instance: Instance, difficulty: str, setup: Setup, answer: A
 
 def _hx(name: str) -> Hex:
     return Hex.parse(name)
-
-
-def shuffled_dangers(inst: Instance, seed: int) -> Instance:
-    """The board with its danger levels permuted among the animal areas (numbers from the instance file).
-
-    Colours of food do not matter in the Zoo, so a seed alone changes nothing;
-    designers asking "does it depend on where the lion is?" shuffle the dangers.
-    """
-    import dataclasses
-    import random
-
-    rng = random.Random(seed)
-    hexes = sorted(inst.board.cities)
-    dangers = [inst.board.cities[h].danger for h in hexes]
-    rng.shuffle(dangers)
-    cities = {h: dataclasses.replace(inst.board.cities[h], danger=d) for h, d in zip(hexes, dangers)}
-    return dataclasses.replace(inst, board=dataclasses.replace(inst.board, cities=cities))

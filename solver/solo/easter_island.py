@@ -31,7 +31,7 @@ from solver.solo.round_search import Node, RoundPlanner, widths
 from solver import progress
 from solver.solo.relaxation import SolveParams, proof_record, game_spec, min_shares_bound, rounds_relaxation
 from solver.engine.setup import Setup
-from solver.report.solo_report import Answer
+from solver.solo.answer import Answer
 from solver.engine.shipping import shipments
 from solver.engine.state import GameState, Rules
 

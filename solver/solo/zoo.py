@@ -44,7 +44,7 @@ from solver.solo.zoo_networks import (_proven, heuristic_network, network_links,
                                  teleport_network)
 from solver.solo.relaxation import SolveParams, proof_record, game_spec, min_shares_bound, rounds_relaxation
 from solver.engine.setup import Setup
-from solver.report.solo_report import Answer
+from solver.solo.answer import Answer
 from solver.engine.state import GameState, Rules
 from solver.solo.zoo_routes import INF, StopGraph, _least_from, feedings, least_locomotive
 
@@ -657,7 +657,6 @@ def batch_solve(difficulty: str, seed: int, time_limit: float, instance: str | N
 
     inst = load_instance(instance or default_instance("zoo"))
     if shuffle_dangers:
-        from solver.report.zoo_report import shuffled_dangers
         inst = shuffled_dangers(inst, seed)
     rules = make_rules("zoo", [f"{k}={v}" for k, v in (readings or {}).items()],
                        aliases={"strict_exits": True} if strict_exits else None)
@@ -665,3 +664,20 @@ def batch_solve(difficulty: str, seed: int, time_limit: float, instance: str | N
     answer = analyse(inst, difficulty, setup, rules, time_limit=time_limit)
     dangers = {inst.board.cities[h].name: inst.board.cities[h].danger for h in sorted(inst.board.cities)}
     return {**answer.batch_record(), **proof_record(answer), "dangers": dangers}
+
+
+def shuffled_dangers(inst: Instance, seed: int) -> Instance:
+    """The board with its danger levels permuted among the animal areas (numbers from the instance file).
+
+    Colours of food do not matter in the Zoo, so a seed alone changes nothing;
+    designers asking "does it depend on where the lion is?" shuffle the dangers.
+    """
+    import dataclasses
+    import random
+
+    rng = random.Random(seed)
+    hexes = sorted(inst.board.cities)
+    dangers = [inst.board.cities[h].danger for h in hexes]
+    rng.shuffle(dangers)
+    cities = {h: dataclasses.replace(inst.board.cities[h], danger=d) for h, d in zip(hexes, dangers)}
+    return dataclasses.replace(inst, board=dataclasses.replace(inst.board, cities=cities))
