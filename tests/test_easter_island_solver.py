@@ -100,7 +100,7 @@ def test_each_difficulty_fixed_setup_plan_passes_the_referee_and_meets_the_bound
 
 def test_cli_plan_out_is_accepted_by_check_plan(run_cli, tmp_path):
     plan_path = tmp_path / "plan.json"
-    res = run_cli("easter-island", "--difficulty", "easy", "--seed", FIXED["easy"], "--bag", NO_PURPLE,
+    res = run_cli("easter-island", "--difficulty", "easy", "--seed", FIXED["easy"],  # the default bag: no purple
                   "--work", "5000", "--cp-time", "1", "--json", "--plan-out", plan_path)
     assert res.code == 0, res.err
     data = json.loads(res.out)
@@ -108,7 +108,7 @@ def test_cli_plan_out_is_accepted_by_check_plan(run_cli, tmp_path):
     check = run_cli("check-plan", INSTANCES / "easter-island.toml", plan_path, "--json")
     assert check.code == 0, check.out
     assert json.loads(check.out)["cleared_round"] == data["rounds_upper_bound"]
-    assert "scenario.bag" in [a["key"] for a in data["assumed_values"]]
+    assert "scenario.bag" in [a["key"] for a in data["assumed_values"]]  # the cubes came from the assumed bag
     assert data["plan_file"] == {"path": str(plan_path), "written": True}
 
 

@@ -106,7 +106,7 @@ def test_a_batch_interrupted_in_a_cp_sat_solve_resumes_to_the_uninterrupted_answ
     cut.send_signal(signal.SIGINT)
     out, err = cut.communicate(timeout=60)
     assert cut.returncode == 130 and "interrupted" in err, (cut.returncode, err[-500:])
-    assert list(_answers(tmp_path / "cut")) == ["desert/sharp-boundary/1"]  # the cut-short seed was not kept
+    assert [k.split("/")[2] for k in _answers(tmp_path / "cut")] == ["1"]  # the cut-short seed 2 was not kept
     resumed = _desert_batch(tmp_path / "cut", "1-2")
     assert resumed.wait(timeout=400) == 0
     assert whole.wait(timeout=400) == 0

@@ -7,6 +7,7 @@ from typing import Optional
 
 import typer
 
+from solver import progress
 from solver.board.errors import InputError
 
 desert_app = typer.Typer(
@@ -321,6 +322,7 @@ def game_cmd(
     ruleset: Optional[pathlib.Path] = RULESET_OPT,
     catalogue: Optional[list[pathlib.Path]] = CATALOGUE_OPT,
     challenges: Optional[pathlib.Path] = CHALLENGES_OPT,
+    quiet: bool = typer.Option(False, "--quiet", "-q", help="No progress line (it shows only on a terminal, on stderr)."),
 ) -> None:
     """Play a seeded solo game: best score with perfect foresight (or its bound), an online policy, a random baseline."""
     from solver.desert.game import evaluate, run_game
@@ -331,7 +333,8 @@ def game_cmd(
     ch = setup.challenges.get(challenge)
     if online not in ("rollout", "greedy"):
         raise InputError(f"--online must be rollout or greedy (got {online!r})", "--online")
-    res = run_game(challenge, seed, time_limit, setup=setup, online_kind=online, deterministic=deterministic)
+    with progress.shown(quiet):
+        res = run_game(challenge, seed, time_limit, setup=setup, online_kind=online, deterministic=deterministic)
     best = res["_layouts"]["best"]
     if best is not None and out is not None:
         try:

@@ -12,6 +12,7 @@ import random
 import time
 from dataclasses import dataclass
 
+from solver import progress
 from solver.board.errors import InputError
 from solver.desert import missions, scoring
 from solver.desert.catalogue import load_catalogues
@@ -579,6 +580,7 @@ def run_game(
     t0 = time.perf_counter()
     market = draw_market(seed, setup.tileset, setup.ruleset)
     tp = time.perf_counter()
+    progress.note(f"playing the game with the {online_kind} policy")
     online = play_policy(setup, market, ch, online_kind)
     online_s = time.perf_counter() - tp
     ev_o = evaluate(setup, online, ch, market)
@@ -586,12 +588,14 @@ def run_game(
     other = None
     if online_kind != "greedy":
         tg = time.perf_counter()
+        progress.note("playing the greedy and random baselines", online_score=ev_o["score"])
         greedy = play_policy(setup, market, ch, "greedy")
         ev_g = evaluate(setup, greedy, ch, market)
         other = {"score": ev_g["score"], "mission_met": ev_g["mission_met"], "stars": ev_g["stars"], "seconds": round(time.perf_counter() - tg, 2)}
         known.append(("greedy policy", greedy))
     rnd = play_policy(setup, market, ch, "random")
     ev_r = evaluate(setup, rnd, ch, market)
+    progress.note("perfect foresight: the layout model (CP-SAT)", online_score=ev_o["score"])
     pf = perfect_foresight(setup, market, ch, time_limit, workers=workers, known=known, deterministic=deterministic)
     solver = pf["solver"]
     sev = solver["evaluation"]

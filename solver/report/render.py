@@ -34,6 +34,7 @@ class _Canvas:
         self.width = max(max(xs) - min(xs) + SIZE * 3, 520)  # room for the three legend lines
         self.height = max(ys) - min(ys) + SIZE * 3 + 40
         self.parts: list[str] = []
+        self.arrowheads = False  # arrowhead markers are defined only when a shipment uses them
 
     def at(self, p: tuple[float, float]) -> tuple[float, float]:
         return p[0] + self.dx, p[1] + self.dy
@@ -55,11 +56,11 @@ class _Canvas:
         head = (f'<svg xmlns="http://www.w3.org/2000/svg" width="{self.width:.0f}" height="{self.height:.0f}" '
                 f'viewBox="0 0 {self.width:.0f} {self.height:.0f}">'
                 f'<title>{escape(title)}</title>'
-                '<defs>' + "".join(
+                + (('<defs>' + "".join(
                     f'<marker id="arrow{i}" viewBox="0 0 10 10" refX="8" refY="5" markerWidth="5" markerHeight="5" '
                     f'orient="auto"><path d="M0,0 L10,5 L0,10 z" fill="{colour}"/></marker>'
-                    for i, colour in enumerate(ARROW_COLOURS)) + '</defs>'
-                '<rect width="100%" height="100%" fill="#fff"/>')
+                    for i, colour in enumerate(ARROW_COLOURS)) + '</defs>') if self.arrowheads else "")
+                + '<rect width="100%" height="100%" fill="#fff"/>')
         return head + "".join(self.parts) + "</svg>\n"
 
 
@@ -213,6 +214,7 @@ def _draw_ship_path(c: _Canvas, ship: ShipPath, index: int, count: int,
                     labels: list[tuple[float, float]]) -> None:
     """Along the track, offset sideways by the shipment's number so that shipments sharing hexes stay apart."""
     colour = ARROW_COLOURS[index % len(ARROW_COLOURS)]
+    c.arrowheads = True
     off = (index - (count - 1) / 2) * 3.0
     pts = [c.centre(h) for h in ship.hexes]
     shifted = []
