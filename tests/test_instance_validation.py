@@ -127,7 +127,10 @@ def test_hexside_needs_two_hexes(broken):
 
 
 def test_missing_source(broken):
-    err = broken(EI, 'source = "rule-sheet"\nquote = "place one moai', 'quote = "place one moai',
+    err = broken(EI, 'source = "assumed"\nreason = "Position assumed: no printed board is available, so the hex is a '
+                     'reconstruction (see [grid]). The sheet states the ruin itself, not where it lies: place one moai',
+                 'reason = "Position assumed: no printed board is available, so the hex is a reconstruction (see '
+                 '[grid]). The sheet states the ruin itself, not where it lies: place one moai',
                  "key 'cities[0].source'", "'source' must be one of rule-sheet, printed-board, assumed")
     first_city = line_of(EI.read_text(), 'name = "Yellow 1"') - 1  # the [[cities]] header
     assert f"line {first_city}" in err
@@ -225,8 +228,7 @@ def test_wrong_types(broken):
     broken(EI, 'hex = "G3"', "hex = 7", "key 'cities[0].hex'", "expected a hex name like 'C4', got 7",
            lines=("hex = 7",))
     broken(EI, 'name = "Anakena"', "name = 5", "key 'towns[0].name'", "expected a non-empty text 'name'")
-    broken(EI, 'number = "1"\nregion = "western"\nsource = "rule-sheet"\nquote = "place one moai',
-           'number = ["1"]\nregion = "western"\nsource = "rule-sheet"\nquote = "place one moai',
+    broken(EI, 'colour = "yellow"\nnumber = "1"\n', 'colour = "yellow"\nnumber = ["1"]\n',
            "key 'cities[0].number'")
     broken(FEATURES, "numbers = [1, 2]", "numbers = 12", "key 'zones[0].numbers'", "expected a list of numbers")
     broken(FEATURES, 'colour = "purple"', 'colour = ["purple"]', "key 'zones[0].colour'", "unknown colour")
