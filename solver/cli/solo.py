@@ -16,6 +16,18 @@ READING_HELP = ("A reading of the rule sheets, NAME=VALUE (repeatable); e.g. bag
                 "`aos-solve readings` lists them with their values and defaults.")
 
 
+# Options the solo commands share (easter-island and zoo).
+JSON_OPT = typer.Option(False, "--json", help="Print the report as JSON.")
+QUIET_OPT = typer.Option(False, "--quiet", "-q", help="No progress line (it shows only on a terminal, on stderr).")
+PLAN_OUT_OPT = typer.Option(None, "--plan-out", help="Write the plan (for check-plan) here.")
+HTML_OPT = typer.Option(None, "--html", help="Write the answer as one self-contained HTML page: verdict, readings, assumptions, a cash/income/shares chart and a panel per round (track laid that round in orange, shipments along the track).")
+FROM_OPT = typer.Option(None, "--from", help="Play on from a position: a plan file (as --plan-out writes it) whose rounds stop mid-game; it is replayed by the referee, then solved from the state reached (setup, difficulty and readings come from the file).")
+DETERMINISTIC_OPT = typer.Option(True, "--deterministic/--wall-clock", help="Reproducible mode (default): the plan search stops after --work round plans, CP-SAT uses --cp-workers workers and the deterministic time limit --cp-time (max_deterministic_time). --wall-clock: stop the plan search at --time-limit seconds. (The network optimizer keeps a wall-clock share of --time-limit; on the shipped boards it finishes with proof, so answers repeat.)")
+WORK_OPT = typer.Option(20000, "--work", help="Round plans the plan search may try (reproducible mode).")
+CP_TIME_OPT = typer.Option(2.0, "--cp-time", help="CP-SAT deterministic time limit per model (max_deterministic_time).")
+CP_WORKERS_OPT = typer.Option(1, "--cp-workers", help="CP-SAT workers (fixed, for reproducible answers).")
+
+
 def read_setup(inst, difficulty: str, seed: Optional[int], setup_file: Optional[Path], rules=None):
     """The cubes to play with, and the seed that drew them (None when read from a file)."""
     from solver.engine.setup import draw_setup, load_setup
@@ -71,18 +83,18 @@ def easter_island(
     reading: Optional[list[str]] = typer.Option(None, "--reading", help=READING_HELP),
     strict_action: bool = typer.Option(False, "--strict-action", help="Alias of --reading strict-action=on: an action must be chosen, and paid, every round (the reading the translator rejects)."),
     time_limit: float = typer.Option(60.0, "--time-limit", min=0.1, help="Seconds for the search."),
-    json_out: bool = typer.Option(False, "--json", help="Print the report as JSON."),
-    quiet: bool = typer.Option(False, "--quiet", "-q", help="No progress line (it shows only on a terminal, on stderr)."),
+    json_out: bool = JSON_OPT,
+    quiet: bool = QUIET_OPT,
     svg: Optional[Path] = typer.Option(None, "--svg", help="Draw the final network and the shipments."),
-    plan_out: Optional[Path] = typer.Option(None, "--plan-out", help="Write the plan (for check-plan) here."),
-    html: Optional[Path] = typer.Option(None, "--html", help="Write the answer as one self-contained HTML page: verdict, readings, assumptions, a cash/income/shares chart and a panel per round (track laid that round in orange, shipments along the track)."),
+    plan_out: Optional[Path] = PLAN_OUT_OPT,
+    html: Optional[Path] = HTML_OPT,
     instance: Optional[Path] = typer.Option(None, "--instance", help="Board file (default instances/easter-island.toml)."),
     bag: Optional[str] = typer.Option(None, "--bag", help="Alias of --reading bag=...: draw from this bag, e.g. 'red=20,blue=20,yellow=20,purple=20,black=16' (reported as a reading)."),
-    from_file: Optional[Path] = typer.Option(None, "--from", help="Play on from a position: a plan file (as --plan-out writes it) whose rounds stop mid-game; it is replayed by the referee, then solved from the state reached (setup, difficulty and readings come from the file)."),
-    deterministic: bool = typer.Option(True, "--deterministic/--wall-clock", help="Reproducible mode (default): the plan search stops after --work round plans, CP-SAT uses --cp-workers workers and the deterministic time limit --cp-time (max_deterministic_time). --wall-clock: stop the plan search at --time-limit seconds. (The network optimizer keeps a wall-clock share of --time-limit; on the shipped boards it finishes with proof, so answers repeat.)"),
-    work: int = typer.Option(20000, "--work", help="Round plans the plan search may try (reproducible mode)."),
-    cp_time: float = typer.Option(2.0, "--cp-time", help="CP-SAT deterministic time limit per model (max_deterministic_time)."),
-    cp_workers: int = typer.Option(1, "--cp-workers", help="CP-SAT workers (fixed, for reproducible answers)."),
+    from_file: Optional[Path] = FROM_OPT,
+    deterministic: bool = DETERMINISTIC_OPT,
+    work: int = WORK_OPT,
+    cp_time: float = CP_TIME_OPT,
+    cp_workers: int = CP_WORKERS_OPT,
 ) -> None:
     """Can this Easter Island setup be cleared, in how few rounds, how cheaply, and how."""
     from solver.solo.easter_island import analyse

@@ -11,7 +11,8 @@ from typing import Optional
 import typer
 
 from solver.games import default_instance
-from solver.cli.solo import READING_HELP, emit, solo_rules, solo_svg, write_html
+from solver.cli.solo import (CP_TIME_OPT, CP_WORKERS_OPT, DETERMINISTIC_OPT, FROM_OPT, HTML_OPT, JSON_OPT, PLAN_OUT_OPT,
+                             QUIET_OPT, READING_HELP, WORK_OPT, emit, solo_rules, solo_svg, write_html)
 from solver import progress
 from solver.board.errors import InputError
 from solver.games import load_instance
@@ -100,17 +101,17 @@ def zoo(
     strict_exits: bool = typer.Option(False, "--strict-exits", help="Alias of --reading exit-pairs=strict: food entering an exit must teleport (the designer allows passing)."),
     literal_areas: Optional[bool] = typer.Option(None, "--literal-areas/--no-literal-areas", help="Alias of --reading feed-new-cities=on/off: urbanized areas must be fed too ('every animal area', literally; default) or not."),
     time_limit: float = typer.Option(60.0, "--time-limit", min=0.1, help="Seconds for the plan search (the network optimizer gets a third of it on top, twice)."),
-    json_out: bool = typer.Option(False, "--json", help="Print the report as JSON."),
-    quiet: bool = typer.Option(False, "--quiet", "-q", help="No progress line (it shows only on a terminal, on stderr)."),
+    json_out: bool = JSON_OPT,
+    quiet: bool = QUIET_OPT,
     svg: Optional[Path] = typer.Option(None, "--svg", help="Draw the plan's network, feedings and teleports (dashed)."),
-    plan_out: Optional[Path] = typer.Option(None, "--plan-out", help="Write the plan (for check-plan) here."),
-    html: Optional[Path] = typer.Option(None, "--html", help="Write the answer as one self-contained HTML page: verdict, readings, assumptions, a cash/income/shares chart and a panel per round (track laid that round in orange, shipments along the track)."),
+    plan_out: Optional[Path] = PLAN_OUT_OPT,
+    html: Optional[Path] = HTML_OPT,
     instance: Optional[Path] = typer.Option(None, "--instance", help="Board file (default instances/zoo.toml)."),
-    from_file: Optional[Path] = typer.Option(None, "--from", help="Play on from a position: a plan file (as --plan-out writes it) whose rounds stop mid-game; it is replayed by the referee, then solved from the state reached (setup, difficulty and readings come from the file)."),
-    deterministic: bool = typer.Option(True, "--deterministic/--wall-clock", help="Reproducible mode (default): the plan search stops after --work round plans, CP-SAT uses --cp-workers workers and the deterministic time limit --cp-time (max_deterministic_time). --wall-clock: stop the plan search at --time-limit seconds. (The network optimizer keeps a wall-clock share of --time-limit; on the shipped boards it finishes with proof, so answers repeat.)"),
-    work: int = typer.Option(20000, "--work", help="Round plans the plan search may try (reproducible mode)."),
-    cp_time: float = typer.Option(2.0, "--cp-time", help="CP-SAT deterministic time limit per model (max_deterministic_time)."),
-    cp_workers: int = typer.Option(1, "--cp-workers", help="CP-SAT workers (fixed, for reproducible answers)."),
+    from_file: Optional[Path] = FROM_OPT,
+    deterministic: bool = DETERMINISTIC_OPT,
+    work: int = WORK_OPT,
+    cp_time: float = CP_TIME_OPT,
+    cp_workers: int = CP_WORKERS_OPT,
 ) -> None:
     """Can every animal be fed, in how few rounds, how cheaply, and how."""
     if ctx.invoked_subcommand is not None:

@@ -29,7 +29,7 @@ from models.network import Network, cheapest_network
 from solver.engine.plan import Plan, RoundPlan, replay
 from solver.solo.round_search import Node, RoundPlanner, widths
 from solver import progress
-from solver.solo.relaxation import SolveParams, proof_record, game_spec, min_shares_bound, rounds_relaxation
+from solver.solo.relaxation import SolveParams, proof_record, game_spec, min_shares_bound, raise_lower_bound
 from solver.engine.setup import Setup
 from solver.solo.answer import Answer
 from solver.engine.shipping import shipments
@@ -506,14 +506,8 @@ def analyse(instance: Instance, difficulty: str, setup: Setup, rules: Rules = Ru
     if relax and answer.upper_bound != lower:
         spec = game_spec(state0, network_tiles=(tiles_net.lower_bound or 0) if start is None else None,
                          time_limit=max(1.0, time_limit / 4))
-        top = (answer.upper_bound - 1) if answer.upper_bound else limit
-        progress.note("CP-SAT relaxation of the game", rounds=f"{lower}..{answer.upper_bound or limit}")
-        raised, log = rounds_relaxation(spec, lower, top, params, no_plan=answer.upper_bound is None)
-        answer.search["relaxation"] = log
+        raised = raise_lower_bound(answer, spec, lower, limit, params, "clearing")
         if raised > lower:
-            answer.bound_reasons.append(
-                f"the CP-SAT relaxation of the game (models/solo_game) is infeasible for clearing by round "
-                f"{raised - 1}: at least {raised} rounds")
             lower, source = raised, "relaxation"
         answer.lower_bound = lower
     # 3. With the round count settled, a wider beam looks for fewer shares and more cash.

@@ -297,6 +297,20 @@ def feasible_by(spec: SoloSpec, last_round: int, params: SolveParams) -> str:
             cp_model.OPTIMAL: "feasible"}.get(status, "unknown")
 
 
+def raise_lower_bound(answer, spec: SoloSpec, lower: int, limit: int, params: SolveParams, goal: str) -> int:
+    """Ask the relaxation for a higher round bound than `lower`; record it on the answer, return the bound."""
+    from solver import progress
+    top = (answer.upper_bound - 1) if answer.upper_bound else limit
+    progress.note("CP-SAT relaxation of the game", rounds=f"{lower}..{answer.upper_bound or limit}")
+    raised, log = rounds_relaxation(spec, lower, top, params, no_plan=answer.upper_bound is None)
+    answer.search["relaxation"] = log
+    if raised > lower:
+        answer.bound_reasons.append(f"the CP-SAT relaxation of the game (models/solo_game) is infeasible for {goal} "
+                                    f"by round {raised - 1}: at least {raised} rounds")
+        answer.lower_bound = raised
+    return max(raised, lower)
+
+
 def rounds_relaxation(spec: SoloSpec, lower: int, upper: int, params: SolveParams,
                       no_plan: bool = False, walk_up: bool = False) -> tuple[int, list[dict]]:
     """Raise the proven lower bound on the clearing round: R = lower, lower+1, ... while INFEASIBLE, up to `upper`.

@@ -42,7 +42,7 @@ from solver.engine.plan import Plan, RoundPlan, replay, round_moves
 from solver.solo.round_search import Node, RoundPlanner, widths
 from solver.solo.zoo_networks import (_proven, heuristic_network, network_links, shortcuts, target_networks,  # noqa: F401
                                  teleport_network)
-from solver.solo.relaxation import SolveParams, proof_record, game_spec, min_shares_bound, rounds_relaxation
+from solver.solo.relaxation import SolveParams, proof_record, game_spec, min_shares_bound, raise_lower_bound
 from solver.engine.setup import Setup
 from solver.solo.answer import Answer
 from solver.engine.state import GameState, Rules
@@ -566,16 +566,9 @@ def analyse(instance: Instance, difficulty: str, setup: Setup, rules: Rules = Ru
     answer.search["beam_rounds"] = answer.upper_bound
     if relax and answer.upper_bound != lower:
         spec = game_spec(state0, zoo_graph=potential_graph(instance, rules))
-        top = (answer.upper_bound - 1) if answer.upper_bound else limit
-        progress.note("CP-SAT relaxation of the game", rounds=f"{lower}..{answer.upper_bound or limit}")
-        raised, log = rounds_relaxation(spec, lower, top, params, no_plan=answer.upper_bound is None)
-        answer.search["relaxation"] = log
+        raised = raise_lower_bound(answer, spec, lower, limit, params, "feeding every area")
         if raised > lower:
-            answer.bound_reasons.append(
-                f"the CP-SAT relaxation of the game (models/solo_game) is infeasible for feeding every area by "
-                f"round {raised - 1}: at least {raised} rounds")
             lower, source = raised, "relaxation"
-            answer.lower_bound = lower
     # 4. With the round count settled, a wider beam on the best network looks for fewer shares, more cash.
     if answer.plan is not None and best["target"] is not None and polish_width:
         name, links = best["target"]
