@@ -28,7 +28,7 @@ class Interrupted(BaseException):
 
 _stoppers: dict[int, Callable[[], None]] = {}
 _lock = threading.Lock()
-_installed = False
+_installed = 0  # the process id that installed the handler (0: none)
 
 
 def _handler(signum, frame) -> None:  # noqa: ARG001 - signal handler signature
@@ -52,9 +52,13 @@ def _watch(fd: int) -> None:
 
 
 def install() -> None:
-    """Take over SIGINT and SIGTERM for this process (main thread only; later calls do nothing)."""
+    """Take over SIGINT and SIGTERM for this process (main thread only; later calls do nothing).
+
+    A forked worker inherits the flag but neither the watcher thread nor a pipe of
+    its own, so the process id decides whether this process is already set up.
+    """
     global _installed
-    if _installed or threading.current_thread() is not threading.main_thread():
+    if _installed == os.getpid() or threading.current_thread() is not threading.main_thread():
         return
     signal.signal(signal.SIGINT, _handler)
     signal.signal(signal.SIGTERM, _handler)
@@ -62,7 +66,7 @@ def install() -> None:
     os.set_blocking(w, False)
     signal.set_wakeup_fd(w, warn_on_full_buffer=False)
     threading.Thread(target=_watch, args=(r,), name="interrupt-watch", daemon=True).start()
-    _installed = True
+    _installed = os.getpid()
 
 
 @contextlib.contextmanager

@@ -246,13 +246,11 @@ def _stop_pool(pool: cf.ProcessPoolExecutor) -> None:
     """Leave no worker behind: cancel what has not started and end the workers now, not after their solves."""
     processes = list((getattr(pool, "_processes", None) or {}).values())
     pool.shutdown(wait=False, cancel_futures=True)
-    for proc in processes:
-        if proc.is_alive():
-            proc.terminate()
-    for proc in processes:
-        proc.join(timeout=5)
+    for proc in processes:  # their in-flight solves are dropped anyway, so nothing is lost by killing them
         if proc.is_alive():
             proc.kill()
+    for proc in processes:
+        proc.join(timeout=5)
 
 
 def make_batch(scenario_name: str, difficulty: str, seeds: str, time_limit: float, out: str,
