@@ -144,20 +144,15 @@ def easter_island(
 
 def solo_svg(inst, answer, cubes, rules, render_board) -> str:
     """The plan's final network and every shipment; without a plan, the cheapest network."""
-    from solver.engine.moves import Ship
-    from solver.engine.plan import replay, round_moves
     from solver.engine.state import GameState
+    from solver.report.plan_pages import round_pictures
     if answer.plan is None:
         state = GameState.new(inst, cubes, rules)
         hexes = set(answer.network.hexes) if answer.network else set()
         return render_board(inst, state, (), title=f"{inst.board.name}: cheapest network (no plan)", highlight=hexes)
-    result = replay(inst, answer.plan)
-    ships = []
-    probe = answer.plan.new_state(inst)
-    for i, rnd in enumerate(answer.plan.rounds, 1):
-        for step in round_moves(probe, rnd, i):
-            if isinstance(step.move, Ship):
-                ships.append((step.move.route, step.move.teleports))
+    # Shipments drawn along the track they ran on, numbered in order, offset where they share hexes.
+    pictures, result = round_pictures(inst, answer.plan)
+    ships = [ship for pic in pictures for ship in pic.ships]
     return render_board(inst, result.state, ships, title=f"{inst.board.name}: plan clearing in round "
                         f"{answer.upper_bound}")
 

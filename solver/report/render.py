@@ -215,7 +215,8 @@ def _draw_ship_path(c: _Canvas, ship: ShipPath, index: int, count: int,
     """Along the track, offset sideways by the shipment's number so that shipments sharing hexes stay apart."""
     colour = ARROW_COLOURS[index % len(ARROW_COLOURS)]
     c.arrowheads = True
-    off = (index - (count - 1) / 2) * 3.0
+    lanes = min(count, 7)  # at most seven lanes side by side, so a crowded plan stays on its track
+    off = (index % lanes - (lanes - 1) / 2) * 2.5
     pts = [c.centre(h) for h in ship.hexes]
     shifted = []
     for i, (x, y) in enumerate(pts):
