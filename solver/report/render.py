@@ -225,7 +225,7 @@ def _draw_ship_path(c: _Canvas, ship: ShipPath, index: int, count: int,
         norm = math.hypot(dx, dy) or 1.0
         shifted.append((x - dy / norm * off, y + dx / norm * off))
     for i, (p, q) in enumerate(zip(shifted, shifted[1:])):
-        dash = ' stroke-dasharray="4 3"' if i in ship.teleports else ""
+        dash = ' stroke-dasharray="3 3"' if i in ship.teleports else ""
         last = i == len(shifted) - 2
         c.add(f'<line x1="{p[0]:.1f}" y1="{p[1]:.1f}" x2="{q[0]:.1f}" y2="{q[1]:.1f}" stroke="{colour}" '
               f'stroke-width="2.2" opacity="0.9"{dash}' + (f' marker-end="url(#arrow{index % len(ARROW_COLOURS)})"' if last else "") + '/>')
