@@ -1,10 +1,7 @@
 """`aos-solve zoo` (the Zoo solver) and `aos-solve zoo routes` (which animals can be fed now)."""
 from __future__ import annotations
 
-import json
-import pathlib
 import time
-import tomllib
 from pathlib import Path
 from typing import Optional
 
@@ -35,25 +32,14 @@ def read_zoo_setup(inst, difficulty: str, seed: Optional[int], setup_file: Optio
     A file maps animal areas (name or hex) to a number of pieces of food, or to a
     list of cube colours as on the other maps: `Lion = 2` or `Lion = ["red", "blue"]`.
     """
-    from solver.engine.setup import difficulty_of, draw_setup, setup_from_mapping
+    from solver.engine.setup import difficulty_of, draw_setup, read_setup_table, setup_from_mapping
     if seed is not None and setup_file is not None:
         raise InputError("give either --seed or --setup, not both", "--seed/--setup")
     if setup_file is None:
         seed = 1 if seed is None else seed
         return draw_setup(inst, difficulty, seed), seed  # food colours do not matter: no bag reading
     where = str(setup_file)
-    path = pathlib.Path(setup_file)
-    try:
-        text = path.read_text(encoding="utf-8")
-    except OSError as err:
-        raise InputError(f"cannot read the setup file ({err.strerror})", where) from None
-    except UnicodeDecodeError as err:
-        raise InputError(f"not UTF-8 text (byte {err.start})", where) from None
-    try:
-        data = json.loads(text) if path.suffix == ".json" else tomllib.loads(text)
-    except (json.JSONDecodeError, tomllib.TOMLDecodeError) as err:
-        raise InputError(f"not valid {'JSON' if path.suffix == '.json' else 'TOML'}: {err}", where) from None
-    table = data.get("setup", data) if isinstance(data, dict) else data
+    table = read_setup_table(where)
     if not isinstance(table, dict):
         raise InputError("expected a table of animal area = pieces of food", where)
     difficulty_of(inst, difficulty)

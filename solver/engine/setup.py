@@ -80,7 +80,8 @@ def setup_from_mapping(instance: Instance, difficulty: str, mapping: dict, where
     return out
 
 
-def load_setup(path: str, instance: Instance, difficulty: str, rules: Rules = Rules()) -> Setup:
+def read_setup_table(path: str):
+    """A setup file's table (TOML, or JSON by its suffix; an optional [setup] wraps it), or an exit-2 error."""
     p = pathlib.Path(path)
     try:
         text = p.read_text(encoding="utf-8")
@@ -92,8 +93,11 @@ def load_setup(path: str, instance: Instance, difficulty: str, rules: Rules = Ru
         data = json.loads(text) if p.suffix == ".json" else tomllib.loads(text)
     except (json.JSONDecodeError, tomllib.TOMLDecodeError) as err:
         raise InputError(f"not valid {'JSON' if p.suffix == '.json' else 'TOML'}: {err}", path) from None
-    table = data.get("setup", data) if isinstance(data, dict) else data
-    return setup_from_mapping(instance, difficulty, table, path, rules)
+    return data.get("setup", data) if isinstance(data, dict) else data
+
+
+def load_setup(path: str, instance: Instance, difficulty: str, rules: Rules = Rules()) -> Setup:
+    return setup_from_mapping(instance, difficulty, read_setup_table(path), path, rules)
 
 
 def setup_to_json(instance: Instance, setup: Setup) -> dict[str, list[str]]:
