@@ -105,10 +105,17 @@ def _plot(path: pathlib.Path, title: str, panels: list[tuple[str, list]]) -> Non
 
     fig, axes = plt.subplots(1, len(panels), figsize=(4 * len(panels), 3.2), squeeze=False)
     for ax, (label, values) in zip(axes[0], panels):
-        if values:
-            lo, hi = min(values), max(values)
+        # A panel is one list of values, or named lists stacked in one histogram (proved minima and best plans).
+        series = values if isinstance(values, dict) else {label: values}
+        every = [v for vs in series.values() for v in vs]
+        if every:
+            lo, hi = min(every), max(every)
             bins = [x - 0.5 for x in range(int(lo), int(hi) + 2)] if hi - lo <= 40 else 20
-            ax.hist(values, bins=bins, color="#4363d8", edgecolor="white")
+            names = [k for k, vs in series.items() if vs]
+            ax.hist([series[k] for k in names], bins=bins, stacked=True, edgecolor="white",
+                    color=["#4363d8", "#f58231", "#aaaaaa"][:len(names)], label=names)
+            if len(names) > 1 or isinstance(values, dict):
+                ax.legend(fontsize=7, loc="best", framealpha=0.85)
             ax.xaxis.set_major_locator(MaxNLocator(integer=True))
             ax.yaxis.set_major_locator(MaxNLocator(integer=True))
         else:
@@ -210,7 +217,9 @@ def write_report(run_dir: str | pathlib.Path) -> dict:
                 _plot(png, f"{sc} {diff}", [("score", s["scores"]),
                                             ("stars", [r.get("stars") or 0 for r in recs])])
             else:
-                _plot(png, f"{sc} {diff} ({name})", [("minimum rounds (proved)", s["min_rounds"]),
+                _plot(png, f"{sc} {diff} ({name})", [("rounds to clear", {
+                    "proved minimum": s["min_rounds"],
+                    "best plan found (minimum not proved)": s["rounds_upper_bounds_unproved"]}),
                                                      ("track cost ($)", s["track_cost"]),
                                                      ("shares issued", s["shares"])])
             s["plot"] = png.name
