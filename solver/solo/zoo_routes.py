@@ -172,19 +172,23 @@ def least_locomotive(state, origins: list[Hex] | None = None) -> dict[tuple[Hex,
     route joins within the largest locomotive are listed.
     """
     g = stop_graph(state)
-    if origins is None:
-        origins = [h for h, c in state.goods.items() if c]
     out = {}
-    for h in sorted(origins):
-        o = g.index.get(h)
-        if o is None:
-            continue
+    for h, o in _origins(g, state, origins):
         plain = _least_from(g, o, False)
         disc = _least_from(g, o, True) if g.discount else plain
         for w, (a, b) in enumerate(zip(plain, disc)):
             if a < INF or b < INF:
                 out[(h, g.stops[w])] = (a if a < INF else None, b if b < INF else None)
     return out
+
+
+def _origins(g, state, origins: list[Hex] | None):
+    """(hex, stop index) of each origin on the stop graph; by default the animal areas with food left."""
+    if origins is None:
+        origins = [h for h, c in state.goods.items() if c]
+    for h in sorted(origins):
+        if h in g.index:
+            yield h, g.index[h]
 
 
 def plain_bfs_least_locomotive(state, origins: list[Hex] | None = None
@@ -196,13 +200,8 @@ def plain_bfs_least_locomotive(state, origins: list[Hex] | None = None
     are the search depth); the need of a feeding is max(links, that danger).
     """
     g = stop_graph(state)
-    if origins is None:
-        origins = [h for h, c in state.goods.items() if c]
     out = {}
-    for h in sorted(origins):
-        o = g.index.get(h)
-        if o is None:
-            continue
+    for h, o in _origins(g, state, origins):
         res = {}
         for use_discount in (False, True):
             best: dict[int, int] = {}
