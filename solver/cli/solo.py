@@ -26,6 +26,7 @@ DETERMINISTIC_OPT = typer.Option(True, "--deterministic/--wall-clock", help="Rep
 WORK_OPT = typer.Option(20000, "--work", help="Round plans the plan search may try (reproducible mode).")
 CP_TIME_OPT = typer.Option(2.0, "--cp-time", help="CP-SAT deterministic time limit per model (max_deterministic_time).")
 CP_WORKERS_OPT = typer.Option(1, "--cp-workers", help="CP-SAT workers (fixed, for reproducible answers).")
+PLAN_TIME_OPT = typer.Option(10.0, "--plan-cp-time", help="Deterministic time limit (max_deterministic_time) of the CP-SAT plan model (the restriction over candidate links, started from the beam's plan); 0 skips it. Repeatable like --cp-time.")
 
 
 def read_setup(inst, difficulty: str, seed: Optional[int], setup_file: Optional[Path], rules=None):
@@ -95,6 +96,7 @@ def easter_island(
     work: int = WORK_OPT,
     cp_time: float = CP_TIME_OPT,
     cp_workers: int = CP_WORKERS_OPT,
+    plan_cp_time: float = PLAN_TIME_OPT,
 ) -> None:
     """Can this Easter Island setup be cleared, in how few rounds, how cheaply, and how."""
     from solver.solo.easter_island import analyse
@@ -109,7 +111,7 @@ def easter_island(
     if inst.scenario.ruleset != "easter-island":
         raise InputError(f"this is a {inst.scenario.ruleset} board, not Easter Island", "--instance")
     from solver.solo.position import position_from, solo_extras, solve_mode
-    budget, params = solve_mode(deterministic, work, cp_time, cp_workers)
+    budget, params = solve_mode(deterministic, work, cp_time, cp_workers, plan_cp_time)
     start = None
     if from_file is not None:
         if seed is not None or setup is not None or bag is not None or reading:

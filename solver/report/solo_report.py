@@ -129,6 +129,9 @@ def answer_text(data: dict, instance: Instance, rules) -> str:
         L.append(f"Plan found: clears in round {data['rounds_upper_bound']}, issuing {data['plan_shares']} shares in all "
                  f"(start included), ending with ${data['plan_cash']} "
                  "(fewest shares, then most cash, among the plans the search tried; not proven least)")
+        source = (data.get("search") or {}).get("plan_source")
+        if source:
+            L.append(f"  plan from: {source}; replayed by the referee")
     lock = data.get("blocker_lock")
     if lock:
         L.append(f"Blocker lock from round {lock['round']} of the plan: {lock['reason']}")

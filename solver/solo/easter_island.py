@@ -16,6 +16,7 @@ Approach (measured in benchmarks/easter_island.py):
 """
 from __future__ import annotations
 
+import dataclasses
 import itertools
 import math
 import time
@@ -473,7 +474,7 @@ def analyse(instance: Instance, difficulty: str, setup: Setup, rules: Rules = Ru
 
     best_key = None
 
-    def accept(found: Node) -> None:
+    def accept(found: Node, source: str = "beam search (solver/solo/round_search.py)") -> None:
         nonlocal best_key
         plan = Plan(instance.board.name, difficulty, rules, setup, found.rounds, round_limit=limit)
         check = replay(instance, plan)  # the referee, not the planner, says whether it clears
@@ -483,6 +484,7 @@ def analyse(instance: Instance, difficulty: str, setup: Setup, rules: Rules = Ru
                 best_key = key
                 answer.plan, answer.end_state = plan, check.state.summary()
                 answer.upper_bound = check.state.cleared_round
+                answer.search["plan_source"] = source
         else:
             answer.search["referee_rejected"] = check.error or "did not clear"
 
@@ -510,7 +512,11 @@ def analyse(instance: Instance, difficulty: str, setup: Setup, rules: Rules = Ru
         if raised > lower:
             lower, source = raised, "relaxation"
         answer.lower_bound = lower
-    # 3. With the round count settled, a wider beam looks for fewer shares and more cash.
+    # 3. The CP-SAT restriction (models/solo_game/restriction.py), started from the beam's plan: fewer
+    #    rounds, then fewer shares, over candidate links. Its plans go through the referee like any other.
+    if relax and params.plan_time > 0 and (answer.plan is None or answer.upper_bound > lower):
+        _restricted(answer, state0, limit, params, start, accept)
+    # 4. With the round count settled, a wider beam looks for fewer shares and more cash.
     if answer.plan is not None and not over() and polish_width:
         progress.note("looking for fewer shares", rounds=f"{lower}..{answer.upper_bound}")
         planner = planner_for(polish_width)
@@ -527,6 +533,11 @@ def analyse(instance: Instance, difficulty: str, setup: Setup, rules: Rules = Ru
             source = source if source == "relaxation" else (
                 "counting bound" if counting == lower else "relaxation")
             _shares_bounds(answer, state0, spec, tiles_net, start, params, time_limit)
+            shares = answer.search["shares"]
+            if not shares["proved"] and params.plan_time > 0 and "restriction" not in answer.search:
+                # the fewest shares at the proved round count: the restriction, then the bounds again
+                _restricted(answer, state0, answer.upper_bound, params, start, accept)
+                _shares_bounds(answer, state0, spec, tiles_net, start, params, time_limit)
     elif lower > limit:
         answer.verdict = "not clearable"
         answer.impossible.append(f"no way to clear by round {limit} exists even in the CP-SAT relaxation of the game "
@@ -542,6 +553,28 @@ def analyse(instance: Instance, difficulty: str, setup: Setup, rules: Rules = Ru
                                      else None)
     answer.seconds = time.monotonic() - t0
     return answer
+
+
+def _restricted(answer: Answer, state0, last_round: int, params: SolveParams, start, accept) -> None:
+    """Ask the restriction for a plan by `last_round`, hinted with the best plan so far; the referee decides."""
+    from solver.solo.island_plans import plan_spec, restricted_plan
+    from solver.solo.round_search import Node
+    progress.note("CP-SAT plan model (restriction)", rounds=f"{answer.lower_bound}..{last_round}")
+    prefix = len(start.rounds) if start is not None else 0
+    hint = answer.plan.rounds[prefix:] if answer.plan is not None else None
+    spec = plan_spec(state0, hint=hint)
+    top = min(last_round, answer.upper_bound or last_round)
+    rounds, status = restricted_plan(spec, top, dataclasses.replace(params, deterministic_time=params.plan_time),
+                                     hint=hint)
+    before = (answer.upper_bound, answer.end_state["shares"] if answer.end_state else None)
+    record = {"status": status, "last_round": top, "candidate_links": len(spec.links)}
+    if rounds:
+        head = start.rounds if start is not None else []
+        accept(Node(state=None, rounds=list(head) + rounds), "CP-SAT restriction (models/solo_game/restriction.py)")
+        record["plan_rounds"] = len(head) + len(rounds)
+    after = (answer.upper_bound, answer.end_state["shares"] if answer.end_state else None)
+    record["improved"] = after != before
+    answer.search["restriction"] = record
 
 
 def _shares_bounds(answer: Answer, state0, spec, tiles_net, start, params: SolveParams, time_limit: float) -> None:

@@ -59,7 +59,7 @@ DETERMINISTIC_HELP = ("Reproducible mode (default): the plan search stops after 
                       "--wall-clock: stop the plan search at --time-limit seconds instead.")
 
 
-def solve_mode(deterministic: bool, work: int, cp_time: float, cp_workers: int):
+def solve_mode(deterministic: bool, work: int, cp_time: float, cp_workers: int, plan_time: float = 10.0):
     """(beam budget or None, CP-SAT parameters) for the solvers."""
     from solver.solo.relaxation import SolveParams
     if work < 1:
@@ -68,4 +68,7 @@ def solve_mode(deterministic: bool, work: int, cp_time: float, cp_workers: int):
         raise InputError(f"expected a positive deterministic time, got {cp_time}", "--cp-time")
     if cp_workers < 1:
         raise InputError(f"expected at least 1 worker, got {cp_workers}", "--cp-workers")
-    return (work if deterministic else None), SolveParams(workers=cp_workers, deterministic_time=cp_time)
+    if plan_time < 0 or plan_time != plan_time:
+        raise InputError(f"expected a deterministic time of 0 or more, got {plan_time}", "--plan-cp-time")
+    return (work if deterministic else None), SolveParams(workers=cp_workers, deterministic_time=cp_time,
+                                                          plan_time=plan_time)

@@ -39,6 +39,7 @@ class SolveParams:
     workers: int = 1
     deterministic_time: float = 5.0    # CP-SAT's deterministic time units (not seconds: wall time varies with load)
     seed: int = 0
+    plan_time: float = 10.0            # the same units for the plan model (the restriction); 0 skips it
 
 
 def _free(board, scenario, h: Hex) -> bool:
@@ -363,6 +364,6 @@ def min_shares_bound(spec: SoloSpec, last_round: int, params: SolveParams) -> tu
 def proof_record(answer) -> dict:
     """Batch-record fields: how the answer was proved, and the fewest-shares bounds at the minimum rounds."""
     shares = answer.search.get("shares") or {}
-    return {"proof_source": answer.search.get("proof_source"),
+    return {"proof_source": answer.search.get("proof_source"), "plan_source": answer.search.get("plan_source"),
             "shares_lower_bound": shares.get("lower_bound"), "shares_upper_bound": shares.get("upper_bound"),
             "shares_proved": bool(shares.get("proved")), "relaxation_log": answer.search.get("relaxation")}
