@@ -1,4 +1,4 @@
-"""The designer's solvability report for a batch run: report.md, report.json and PNG plots.
+"""The designer's solvability report for a batch run: report.md, report.html, report.json and PNG plots.
 
 Per scenario and difficulty: the share of setups clearable with a 95% Wilson
 interval, histograms of minimum rounds, track cost and shares, the hardest
@@ -16,6 +16,7 @@ from collections import Counter
 from solver.batch.runner import load_results
 from solver.board.errors import InputError
 from solver.report.output import check_writable_folder, dumps, write_atomic
+from solver.report.report_page import markdown_page
 from solver.batch.scenarios import SCENARIOS
 
 
@@ -161,6 +162,16 @@ def readings_table(sc: str, diff: str, by_set: dict[str, dict], order: list[str]
     return md
 
 
+def plan_pages(run: pathlib.Path, recs: list[dict]) -> list[tuple[int, str]]:
+    """(seed, relative path) of the plan pages a --keep-plans batch wrote and that are still there."""
+    out = []
+    for r in sorted(recs, key=lambda r: r["seed"]):
+        path = r.get("plan_page")
+        if isinstance(path, str) and path.startswith("plans/") and ".." not in path and (run / path).is_file():
+            out.append((r["seed"], path))
+    return out
+
+
 def write_report(run_dir: str | pathlib.Path) -> dict:
     run = pathlib.Path(run_dir)
     results = run / "results.jsonl"
@@ -250,6 +261,12 @@ def write_report(run_dir: str | pathlib.Path) -> dict:
                     md += [f"| {h['seed']} | {h['rounds']} | {'yes' if h['proved'] else 'no'} | {h['shares']} | "
                            f"{h['cash']} |" for h in s["hardest"]]
             md += ["", f"![{sc} {diff} {name}]({png.name})", ""]
+            pages = plan_pages(run, recs)
+            s["plan_pages"] = {str(seed): path for seed, path in pages}
+            if pages:
+                md += [f"Plan pages of {len(pages)} of the {len(recs)} setups (`batch --keep-plans`): "
+                       + " · ".join(f"[seed {seed}]({path})" for seed, path in pages), ""]
     write_atomic(run / "report.md", "\n".join(md) + "\n")
+    write_atomic(run / "report.html", markdown_page(f"Solvability report: {run.name}", "\n".join(md) + "\n", run))
     write_atomic(run / "report.json", dumps(report))
     return report

@@ -353,13 +353,9 @@ def game_cmd(
         ev = evaluate(setup, best, ch, draw_market(seed, setup.tileset, setup.ruleset))
         _write_svg(svg, ev["_area"], f"seed {seed}, {ch.name}: {ev['score']} points (perfect foresight)")
     if html is not None:
-        from solver.report.desert_page import desert_page
+        from solver.report.desert_page import game_page
 
-        shown, drawn = best, "the perfect-foresight layout"
-        if best is None:
-            shown, drawn = res["_layouts"]["online"], f"the online policy's layout ({online}): no layout met the mission"
-        public = {k: v for k, v in res.items() if not k.startswith("_")}
-        write_atomic(html, desert_page(setup, shown, ch, public, draw_market(seed, setup.tileset, setup.ruleset), drawn))
+        write_atomic(html, game_page(setup, ch, res, draw_market(seed, setup.tileset, setup.ruleset)))
         res["html_file"] = str(html)
     if as_json:
         payload = {k: v for k, v in res.items() if not k.startswith("_")}

@@ -128,3 +128,14 @@ def desert_page(setup, layout, challenge, data: dict, market=None, drawn: str = 
         out.append(f"<p class='muted'>Note: {escape(note)}</p>")
     out.append("</body></html>\n")
     return "".join(out)
+
+
+def game_page(setup, challenge, game: dict, market) -> str:
+    """The page of a played game (solver.desert.game.run_game's result, layouts included): the
+    perfect-foresight layout, or the online policy's when no layout met the mission."""
+    shown, drawn = game["_layouts"]["best"], "the perfect-foresight layout"
+    if shown is None:
+        shown = game["_layouts"]["online"]
+        drawn = f"the online policy's layout ({game['online']['policy']}): no layout met the mission"
+    public = {k: v for k, v in game.items() if not k.startswith("_")}
+    return desert_page(setup, shown, challenge, public, market, drawn)

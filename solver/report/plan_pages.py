@@ -125,10 +125,10 @@ def line_chart(rounds: list[int], series: dict[str, tuple[str, list[int]]], labe
     return "".join(parts) + "</svg>"
 
 
-def page_start(title: str) -> list[str]:
-    """The head of a self-contained page (inline style, nothing fetched) and its title."""
+def page_start(title: str, heading: bool = True) -> list[str]:
+    """The head of a self-contained page (inline style, nothing fetched) and, with `heading`, its title."""
     return [f"<!DOCTYPE html><html lang='en'><head><meta charset='utf-8'><title>{escape(title)}</title>"
-            f"<style>{CSS}</style></head><body>", f"<h1>{escape(title)}</h1>"]
+            f"<style>{CSS}</style></head><body>"] + ([f"<h1>{escape(title)}</h1>"] if heading else [])
 
 
 def kv_table(rows) -> str:
