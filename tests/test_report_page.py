@@ -124,3 +124,24 @@ def test_plan_page_names_carry_the_reading_set():
     assert page_name("easter-island", "hard", 7, "default") == "easter-island-hard-seed-7.html"
     assert page_name("zoo", "standard", 1, "exit-pairs=strict") == "zoo-standard-seed-1-exit-pairs_strict.html"
     assert re.fullmatch(r"[\w.-]+", page_name("easter-island", "easy", 1, "bag=full+strict-action=on"))
+
+
+def test_browser_check_skips_cleanly_without_chromium(tmp_path):
+    done = subprocess.run([sys.executable, str(ROOT / "scripts" / "check_pages_in_browser.py")], cwd=ROOT,
+                          capture_output=True, text=True, timeout=60, env={"PATH": str(tmp_path)})
+    assert done.returncode == 0 and done.stdout.startswith("skipped: no chromium on PATH"), done.stderr
+
+
+def test_report_plot_axes_show_whole_numbers_even_for_a_single_bar():
+    import matplotlib.pyplot as plt
+    from solver.batch.designer_report import histograms
+    fig = histograms("t", [("rounds to clear", {"proved minimum": [10] * 7, "best plan found": []}),
+                           ("shares issued", [6, 7, 7, 9])])
+    fig.canvas.draw()
+    try:
+        for ax in fig.axes:
+            for labels in (ax.get_xticklabels(), ax.get_yticklabels()):
+                texts = [t.get_text().replace("\u2212", "-") for t in labels if t.get_text()]
+                assert texts and all(re.fullmatch(r"-?\d+", t) for t in texts), texts
+    finally:
+        plt.close(fig)

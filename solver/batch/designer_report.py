@@ -99,6 +99,17 @@ def sentence(difficulty: str, s: dict, kind: str) -> str:
 
 
 def _plot(path: pathlib.Path, title: str, panels: list[tuple[str, list]]) -> None:
+    import matplotlib.pyplot as plt
+
+    fig = histograms(title, panels)
+    tmp = path.with_name("." + path.name + ".tmp.png")
+    fig.savefig(tmp, dpi=90)
+    plt.close(fig)
+    tmp.replace(path)
+
+
+def histograms(title: str, panels: list[tuple[str, list]]):
+    """One figure, a histogram per panel (whole-number values get one bar each)."""
     import matplotlib
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
@@ -117,18 +128,19 @@ def _plot(path: pathlib.Path, title: str, panels: list[tuple[str, list]]) -> Non
                     color=["#4363d8", "#f58231", "#aaaaaa"][:len(names)], label=names)
             if len(names) > 1 or isinstance(values, dict):
                 ax.legend(fontsize=7, loc="best", framealpha=0.85)
-            ax.xaxis.set_major_locator(MaxNLocator(integer=True))
-            ax.yaxis.set_major_locator(MaxNLocator(integer=True))
+            # Whole-number ticks even when every setup has the same value (one bar): with fewer than two
+            # whole numbers in view matplotlib would fall back to ticks such as 4.65, 4.80, ...
+            ax.xaxis.set_major_locator(MaxNLocator(integer=True, min_n_ticks=1))
+            ax.yaxis.set_major_locator(MaxNLocator(integer=True, min_n_ticks=1))
+            if hi - lo <= 40:
+                ax.set_xlim(lo - 1.5, hi + 1.5)
         else:
             ax.text(0.5, 0.5, "no data", ha="center", va="center", transform=ax.transAxes)
         ax.set_xlabel(label)
         ax.set_ylabel("setups")
     fig.suptitle(title)
     fig.tight_layout()
-    tmp = path.with_name("." + path.name + ".tmp.png")
-    fig.savefig(tmp, dpi=90)
-    plt.close(fig)
-    tmp.replace(path)
+    return fig
 
 
 def _set_of(r: dict) -> str:
