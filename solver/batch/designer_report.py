@@ -1,4 +1,4 @@
-"""The designer's solvability report for a batch run: report.md, report.json and PNG plots.
+"""The designer's solvability report for a batch run: report.md, report.html, report.json and PNG plots.
 
 Per scenario and difficulty: the share of setups clearable with a 95% Wilson
 interval, histograms of minimum rounds, track cost and shares, the hardest
@@ -16,6 +16,7 @@ from collections import Counter
 from solver.batch.runner import load_results
 from solver.board.errors import InputError
 from solver.report.output import check_writable_folder, dumps, write_atomic
+from solver.report.report_page import markdown_page
 from solver.batch.scenarios import SCENARIOS
 
 
@@ -98,6 +99,17 @@ def sentence(difficulty: str, s: dict, kind: str) -> str:
 
 
 def _plot(path: pathlib.Path, title: str, panels: list[tuple[str, list]]) -> None:
+    import matplotlib.pyplot as plt
+
+    fig = histograms(title, panels)
+    tmp = path.with_name("." + path.name + ".tmp.png")
+    fig.savefig(tmp, dpi=90)
+    plt.close(fig)
+    tmp.replace(path)
+
+
+def histograms(title: str, panels: list[tuple[str, list]]):
+    """One figure, a histogram per panel (whole-number values get one bar each)."""
     import matplotlib
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
@@ -116,18 +128,19 @@ def _plot(path: pathlib.Path, title: str, panels: list[tuple[str, list]]) -> Non
                     color=["#4363d8", "#f58231", "#aaaaaa"][:len(names)], label=names)
             if len(names) > 1 or isinstance(values, dict):
                 ax.legend(fontsize=7, loc="best", framealpha=0.85)
-            ax.xaxis.set_major_locator(MaxNLocator(integer=True))
-            ax.yaxis.set_major_locator(MaxNLocator(integer=True))
+            # Whole-number ticks even when every setup has the same value (one bar): with fewer than two
+            # whole numbers in view matplotlib would fall back to ticks such as 4.65, 4.80, ...
+            ax.xaxis.set_major_locator(MaxNLocator(integer=True, min_n_ticks=1))
+            ax.yaxis.set_major_locator(MaxNLocator(integer=True, min_n_ticks=1))
+            if hi - lo <= 40:
+                ax.set_xlim(lo - 1.5, hi + 1.5)
         else:
             ax.text(0.5, 0.5, "no data", ha="center", va="center", transform=ax.transAxes)
         ax.set_xlabel(label)
         ax.set_ylabel("setups")
     fig.suptitle(title)
     fig.tight_layout()
-    tmp = path.with_name("." + path.name + ".tmp.png")
-    fig.savefig(tmp, dpi=90)
-    plt.close(fig)
-    tmp.replace(path)
+    return fig
 
 
 def _set_of(r: dict) -> str:
@@ -159,6 +172,16 @@ def readings_table(sc: str, diff: str, by_set: dict[str, dict], order: list[str]
         md.append(f"| {'**' + name + '**' if name == 'default' else name} | {s['setups']} | {ci} | "
                   f"{s['not_clearable']} | {s['verdict_unknown']} | {med} | {best} |")
     return md
+
+
+def plan_pages(run: pathlib.Path, recs: list[dict]) -> list[tuple[int, str]]:
+    """(seed, relative path) of the plan pages a --keep-plans batch wrote and that are still there."""
+    out = []
+    for r in sorted(recs, key=lambda r: r["seed"]):
+        path = r.get("plan_page")
+        if isinstance(path, str) and path.startswith("plans/") and ".." not in path and (run / path).is_file():
+            out.append((r["seed"], path))
+    return out
 
 
 def write_report(run_dir: str | pathlib.Path) -> dict:
@@ -250,6 +273,12 @@ def write_report(run_dir: str | pathlib.Path) -> dict:
                     md += [f"| {h['seed']} | {h['rounds']} | {'yes' if h['proved'] else 'no'} | {h['shares']} | "
                            f"{h['cash']} |" for h in s["hardest"]]
             md += ["", f"![{sc} {diff} {name}]({png.name})", ""]
+            pages = plan_pages(run, recs)
+            s["plan_pages"] = {str(seed): path for seed, path in pages}
+            if pages:
+                md += [f"Plan pages of {len(pages)} of the {len(recs)} setups (`batch --keep-plans`): "
+                       + " · ".join(f"[seed {seed}]({path})" for seed, path in pages), ""]
     write_atomic(run / "report.md", "\n".join(md) + "\n")
+    write_atomic(run / "report.html", markdown_page(f"Solvability report: {run.name}", "\n".join(md) + "\n", run))
     write_atomic(run / "report.json", dumps(report))
     return report

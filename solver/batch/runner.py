@@ -38,6 +38,7 @@ class Task:
     options: tuple = ()   # (name, value) pairs passed to the scenario's solver
     readings: tuple = ()  # (reading name, value name) for every reading of the map; () for Desert
     reading_set: str = "default"  # the set's label: "default" or the changed readings joined by '+'
+    plans_dir: str | None = None  # --keep-plans: the folder of plan pages (not part of the key: output only)
 
     @property
     def key(self) -> str:
@@ -53,7 +54,8 @@ def run_task(task: Task) -> dict:
     if task.readings:
         options["readings"] = dict(task.readings)
     try:
-        result = get_scenario(task.scenario).solve(task.difficulty, task.seed, task.time_limit, options)
+        result = get_scenario(task.scenario).solve(task.difficulty, task.seed, task.time_limit, options,
+                                                   task.plans_dir, task.reading_set)
         record.update(result)
         record["status"] = "solved" if result.get("proved") else "unknown"
     except Exception as err:  # noqa: BLE001 - recorded, and the batch goes on
@@ -96,6 +98,10 @@ class Batch:
     done: dict[str, dict] = field(default_factory=dict)
 
     @property
+    def keep_plans(self) -> bool:
+        return any(t.plans_dir for t in self.tasks)
+
+    @property
     def results_path(self) -> pathlib.Path:
         return self.out / "results.jsonl"
 
@@ -108,6 +114,10 @@ class Batch:
         if not parent.is_dir():
             raise InputError(f"{parent} is a file, not a folder", where)
         check_writable_folder(parent, where)
+        plans = self.out / "plans"
+        if self.keep_plans and plans.exists() and not plans.is_dir():
+            raise InputError("is a file; --keep-plans writes the plan pages into a folder of that name",
+                             str(plans))
         meta_path = self.out / "run.json"
         if meta_path.exists():
             try:
@@ -121,6 +131,8 @@ class Batch:
     def prepare(self) -> None:
         self.check()
         self.out.mkdir(parents=True, exist_ok=True)
+        if self.keep_plans:
+            (self.out / "plans").mkdir(exist_ok=True)
         meta_path = self.out / "run.json"
         if meta_path.exists():
             old = json.loads(meta_path.read_text(encoding="utf-8"))
@@ -254,8 +266,12 @@ def _stop_pool(pool: cf.ProcessPoolExecutor) -> None:
 
 
 def make_batch(scenario_name: str, difficulty: str, seeds: str, time_limit: float, out: str,
-               options: dict, reading_sets: list | None = None) -> Batch:
-    """The tasks: every difficulty x seed x reading set (`reading_sets`: Rules; None: the defaults only)."""
+               options: dict, reading_sets: list | None = None, keep_plans: bool = False) -> Batch:
+    """The tasks: every difficulty x seed x reading set (`reading_sets`: Rules; None: the defaults only).
+
+    `keep_plans`: each solve also writes its plan page into OUT/plans/ (before its record, so a
+    recorded setup's page is whole; a killed run keeps the pages it finished, and a resumed run
+    redoes only the setups without a record)."""
     sc = get_scenario(scenario_name)
     known = sc.difficulties_for(options)
     if difficulty == "all":
@@ -274,7 +290,8 @@ def make_batch(scenario_name: str, difficulty: str, seeds: str, time_limit: floa
         sets = [(label(r, scenario_name), tuple(stated_names(r, scenario_name).items()))
                 for r in (reading_sets or [Rules()])]
     # Seed-major order: a run stopped early holds the same seeds under every reading set.
-    tasks = [Task(scenario_name, d, s, time_limit, opts, names, set_label)
+    plans_dir = str(pathlib.Path(out) / "plans") if keep_plans else None
+    tasks = [Task(scenario_name, d, s, time_limit, opts, names, set_label, plans_dir)
              for s in parse_seeds(seeds) for d in difficulties for set_label, names in sets]
     meta = {"scenario": scenario_name, "difficulties": difficulties, "seeds": seeds, "time_limit": time_limit,
             "options": {k: v for k, v in opts}, "reading_sets": [set_label for set_label, _ in sets]}

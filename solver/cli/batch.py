@@ -22,6 +22,7 @@ def batch(
     reading: Optional[list[str]] = typer.Option(None, "--reading", help="A reading NAME=VALUE for every set (repeatable); --readings sets are named by what they change from these."),
     bag: Optional[str] = typer.Option(None, "--bag", help="Easter Island: alias of the reading bag=... for every set, e.g. 'red=20,blue=20,yellow=20,purple=20,black=16'."),
     shuffle_dangers: bool = typer.Option(False, "--shuffle-dangers", help="Zoo: each seed also shuffles the danger levels among the animal areas."),
+    keep_plans: bool = typer.Option(False, "--keep-plans", help="Also write each setup's plan page (as --html writes it) into OUT/plans/; `aos-solve report OUT` links them from report.html. Local workers only."),
     quiet: bool = typer.Option(False, "--quiet", "-q", help="No progress bar."),
     json_out: bool = typer.Option(False, "--json", help="Print the final counts as JSON."),
 ) -> None:
@@ -30,6 +31,9 @@ def batch(
     from solver.board.errors import InputError
     if workers and scheduler:
         raise InputError("give either --workers or --scheduler, not both", "--workers/--scheduler")
+    if keep_plans and scheduler:
+        raise InputError("plan pages are written by local workers; drop --scheduler or --keep-plans",
+                         "--keep-plans")
     if shuffle_dangers and scenario != "zoo":
         raise InputError("--shuffle-dangers is for the zoo", "--shuffle-dangers")
     if scheduler is not None:
@@ -47,7 +51,7 @@ def batch(
         sets = parse_sets(readings or ["default"], scenario, base)
     elif readings or bag or reading:
         raise InputError(f"{scenario} has no readings of the Age of Steam sheets", "--readings")
-    b = make_batch(scenario, difficulty, seeds, time_limit, str(out), options, sets)
+    b = make_batch(scenario, difficulty, seeds, time_limit, str(out), options, sets, keep_plans)
     counts = run_batch(b, workers, scheduler, quiet)
     data = {"out": str(out), "tasks": len(b.tasks), **counts}
     typer.echo(dumps(data) if json_out else
@@ -57,13 +61,13 @@ def batch(
 
 def report(run: Path = typer.Argument(..., help="A folder written by `aos-solve batch`."),
            json_out: bool = typer.Option(False, "--json", help="Print the report as JSON.")) -> None:
-    """Write report.md, report.json and PNG plots for a batch run."""
+    """Write report.md, report.html (one self-contained page), report.json and PNG plots for a batch run."""
     from solver.batch.designer_report import write_report
     data = write_report(run)
     if json_out:
         typer.echo(dumps(data))
         return
-    typer.echo(f"wrote {run}/report.md")
+    typer.echo(f"wrote {run}/report.md and {run}/report.html")
     for g in data["groups"]:
         typer.echo(f"  {g['scenario']} [{g['reading_set']}]: {g['sentence']}")
 

@@ -323,11 +323,19 @@ def game_cmd(
     catalogue: Optional[list[pathlib.Path]] = CATALOGUE_OPT,
     challenges: Optional[pathlib.Path] = CHALLENGES_OPT,
     quiet: bool = typer.Option(False, "--quiet", "-q", help="No progress line (it shows only on a terminal, on stderr)."),
+    html: Optional[pathlib.Path] = typer.Option(
+        None, "--html", help=(
+            "Write the game as one self-contained HTML page: score and proof, readings and assumptions, a chart "
+            "across the rounds, a panel per round (tiles placed that round outlined in orange) and the final score "
+            "lines; drawn from the referee's replay of the perfect-foresight layout (the online policy's when "
+            "no layout met the mission).")),
 ) -> None:
     """Play a seeded solo game: best score with perfect foresight (or its bound), an online policy, a random baseline."""
     from solver.desert.game import evaluate, run_game
     from solver.desert.market import draw_market
+    from solver.report.output import check_output_path, write_atomic
 
+    check_output_path(html, "--html")
     _check_time_limit(time_limit)
     setup = _setup(ruleset, catalogue, challenges)
     ch = setup.challenges.get(challenge)
@@ -344,6 +352,11 @@ def game_cmd(
     if best is not None and svg is not None:
         ev = evaluate(setup, best, ch, draw_market(seed, setup.tileset, setup.ruleset))
         _write_svg(svg, ev["_area"], f"seed {seed}, {ch.name}: {ev['score']} points (perfect foresight)")
+    if html is not None:
+        from solver.report.desert_page import game_page
+
+        write_atomic(html, game_page(setup, ch, res, draw_market(seed, setup.tileset, setup.ruleset)))
+        res["html_file"] = str(html)
     if as_json:
         payload = {k: v for k, v in res.items() if not k.startswith("_")}
         payload["layout"] = _layout_json(best)

@@ -53,11 +53,14 @@ def load_setup(ruleset: str | None = None, catalogues: tuple[str, ...] | None = 
 
 
 # ----------------------------------------------------------------------------- judging a layout
-def evaluate(setup: Setup, layout: Layout, challenge: Challenge | None, market: Market | None = None) -> dict:
-    """Replay a layout with the referee; score it; check all missions and the stars."""
+def evaluate(setup: Setup, layout: Layout, challenge: Challenge | None, market: Market | None = None,
+             observe=None) -> dict:
+    """Replay a layout with the referee; score it; check all missions and the stars.
+
+    ``observe`` is handed to the referee's replay (it sees the area after each round)."""
     if layout.seed is not None and market is None:
         market = draw_market(layout.seed, setup.tileset, setup.ruleset)
-    rep = replay(layout, setup.tileset, setup.ruleset, market)
+    rep = replay(layout, setup.tileset, setup.ruleset, market, observe)
     score = scoring.final_score(rep.area)
     mres = {cid: missions.check(ch, rep.area) for cid, ch in setup.challenges.items.items()}
     out = {

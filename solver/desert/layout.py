@@ -220,12 +220,13 @@ class Replay:
             self.violation = message
 
 
-def replay(layout: Layout, tileset: TileSet, ruleset: Ruleset, market=None) -> Replay:
+def replay(layout: Layout, tileset: TileSet, ruleset: Ruleset, market=None, observe=None) -> Replay:
     """Replay a layout; pawn points are scored at the moment each pawn is placed.
 
     ``market`` (a :class:`~solver.desert.market.Market`) is the seed's market when the
     layout names a seed; then every round must name the column taken and use its tiles
-    and its active tokens.
+    and its active tokens. ``observe(round_play, area, tokens)``, if given, sees the play
+    area after each round, so pictures of a game come from this one referee loop.
     """
     area = PlayArea(tileset, ruleset)
     rep = Replay(area)
@@ -318,6 +319,8 @@ def replay(layout: Layout, tileset: TileSet, ruleset: Ruleset, market=None) -> R
             pawn.points = scoring.pawn_points(area, pawn)
             area.pawns.append(pawn)
             area.used_pins.add((pp.at, pp.pinpoint))
+        if observe is not None:
+            observe(rp, area, tokens)
     return rep
 
 

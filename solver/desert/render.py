@@ -26,10 +26,12 @@ def _mid(d: int) -> tuple[float, float]:
     return [(S / 2, 0), (S, S / 2), (S / 2, S), (0, S / 2)][d]
 
 
-def render_svg(area: "PlayArea", title: str = "") -> str:
-    x0, y0, x1, y1 = area.bounds()
+def render_svg(area: "PlayArea", title: str = "", highlight=None, bounds=None) -> str:
+    """The play area; ``highlight``: cells drawn with an orange border (the tiles placed this round),
+    ``bounds``: (x0, y0, x1, y1) to draw in, so that the panels of one game share one frame."""
+    x0, y0, x1, y1 = bounds or area.bounds()
     width = max((x1 - x0 + 1) * S + 2 * PAD, 460)
-    height = (y1 - y0 + 1) * S + 2 * PAD + 90
+    height = (y1 - y0 + 1) * S + 2 * PAD + 90 + (13 if highlight is not None else 0)
     out = [
         f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" viewBox="0 0 {width} {height}" '
         'font-family="sans-serif">',
@@ -41,7 +43,8 @@ def render_svg(area: "PlayArea", title: str = "") -> str:
         t = placed.tile
         ox, oy = PAD + (cx - x0) * S, PAD + (cy - y0) * S
         fill = COLOURS["start"] if t.id == start_id else COLOURS[t.kind]
-        out.append(f'<g transform="translate({ox},{oy})">')
+        new = highlight is not None and (cx, cy) in highlight
+        out.append(f'<g transform="translate({ox},{oy})" data-cell="{cx},{cy}"' + (' data-new="1">' if new else '>'))
         out.append(f'<rect width="{S}" height="{S}" fill="{fill}" stroke="#999" stroke-width="1"/>')
         for i, rt in enumerate(t.routes):
             for d in sorted(rt.sides):
@@ -67,6 +70,8 @@ def render_svg(area: "PlayArea", title: str = "") -> str:
                 out.append(f'<text x="{px - 10}" y="{py + 4}" font-size="9" text-anchor="end">{pawn.points}</text>')
         out.append(f'<text x="4" y="12" font-size="10" fill="#333">{escape(t.id)} r{t.rotation}</text>')
         out.append(f'<text x="4" y="{S - 22}" font-size="9" fill="#666">#{placed.seq} R{placed.round}</text>')
+        if new:
+            out.append(f'<rect x="2" y="2" width="{S - 4}" height="{S - 4}" fill="none" stroke="#e66101" stroke-width="4"/>')
         out.append("</g>")
     # Desert Stations and openings
     for (cell, d) in network.desert_stations(area):
@@ -77,13 +82,13 @@ def render_svg(area: "PlayArea", title: str = "") -> str:
         mx, my = _mid(d)
         px, py = PAD + (cell[0] - x0) * S + mx, PAD + (cell[1] - y0) * S + my
         out.append(f'<text x="{px}" y="{py + 5}" font-size="16" fill="#e74c3c" text-anchor="middle" font-weight="bold">×</text>')
-    ly = height - 75
+    ly = height - 75 - (13 if highlight is not None else 0)
     legend = [
         "railroad: solid dark; highway: wide grey; desert trail: dashed brown",
         "yellow square: station; red diamond: Desert Station; red x: opening",
         "landmarks: O oasis, P pyramid, B obelisk, X sphinx; purple house: city icon",
         "circles: pinpoints (filled = pawn, number = its points); #n Rr: placement n in round r",
-    ]
+    ] + (["orange border: tile placed this round"] if highlight is not None else [])
     out.append(f'<text x="{PAD}" y="{ly}" font-size="12" fill="#333">{escape(title)}</text>')
     for i, text in enumerate(legend):
         out.append(f'<text x="{PAD}" y="{ly + 16 + 13 * i}" font-size="10" fill="#555">{escape(text)}</text>')

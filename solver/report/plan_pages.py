@@ -89,35 +89,52 @@ def _chart(pictures: list[RoundPicture]) -> str:
     """Cash, income and shares after each round, as three lines on one small SVG."""
     if not pictures:
         return ""
-    series = {"cash": ("#1b7837", [p.summary.get("cash", 0) for p in pictures]),
-              "income": ("#2166ac", [p.summary.get("income", 0) for p in pictures]),
-              "shares": ("#b2182b", [p.summary.get("shares", 0) for p in pictures])}
+    return line_chart([p.index for p in pictures], {
+        "cash": ("#1b7837", [p.summary.get("cash", 0) for p in pictures]),
+        "income": ("#2166ac", [p.summary.get("income", 0) for p in pictures]),
+        "shares": ("#b2182b", [p.summary.get("shares", 0) for p in pictures])}, "cash, income and shares by round")
+
+
+def line_chart(rounds: list[int], series: dict[str, tuple[str, list[int]]], label: str) -> str:
+    """A small SVG: one line per named series (colour, whole-number values) over the rounds, whole-number ticks."""
     values = [v for _, vs in series.values() for v in vs]
     lo, hi = min(0, *values), max(1, *values)
     w, h, pad = 420, 160, 30
-    n = len(pictures)
+    n = len(rounds)
 
     def xy(i, v):
         x = pad + (w - 2 * pad) * (i / max(n - 1, 1))
         return x, h - pad - (h - 2 * pad) * (v - lo) / (hi - lo)
 
     parts = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{w}" height="{h}" viewBox="0 0 {w} {h}" '
-             f'role="img" aria-label="cash, income and shares by round">',
+             f'role="img" aria-label="{escape(label)}" class="chart">',
              f'<rect width="{w}" height="{h}" fill="#fff" stroke="#ccc"/>']
     y0 = xy(0, 0)[1]
     parts.append(f'<line x1="{pad}" y1="{y0:.1f}" x2="{w - pad}" y2="{y0:.1f}" stroke="#999"/>')
-    for i, p in enumerate(pictures):
+    for i, r in enumerate(rounds):
         x = xy(i, 0)[0]
-        parts.append(f'<text x="{x:.1f}" y="{h - 8}" font-size="9" text-anchor="middle">{p.index}</text>')
+        parts.append(f'<text x="{x:.1f}" y="{h - 8}" font-size="9" text-anchor="middle">{r}</text>')
     parts.append(f'<text x="{pad - 4}" y="{xy(0, hi)[1] + 3:.1f}" font-size="9" text-anchor="end">{hi}</text>')
     parts.append(f'<text x="{pad - 4}" y="{xy(0, lo)[1] + 3:.1f}" font-size="9" text-anchor="end">{lo}</text>')
     for k, (name, (colour, vs)) in enumerate(series.items()):
         pts = " ".join(f"{x:.1f},{y:.1f}" for x, y in (xy(i, v) for i, v in enumerate(vs)))
         parts.append(f'<polyline points="{pts}" fill="none" stroke="{colour}" stroke-width="2"/>')
         parts.append(f'<text x="{w - pad + 2}" y="{14 + 12 * k}" font-size="10" fill="{colour}" '
-                     f'text-anchor="end">{name}</text>')
+                     f'text-anchor="end">{escape(name)}</text>')
     parts.append(f'<text x="{w / 2:.0f}" y="{h - 0.5}" font-size="8" text-anchor="middle" fill="#666">round</text>')
     return "".join(parts) + "</svg>"
+
+
+def page_start(title: str, heading: bool = True) -> list[str]:
+    """The head of a self-contained page (inline style, nothing fetched) and, with `heading`, its title."""
+    return [f"<!DOCTYPE html><html lang='en'><head><meta charset='utf-8'><title>{escape(title)}</title>"
+            f"<style>{CSS}</style></head><body>"] + ([f"<h1>{escape(title)}</h1>"] if heading else [])
+
+
+def kv_table(rows) -> str:
+    """Rows of (name, value) as a two-column table, escaped."""
+    return "<table>" + "".join(f"<tr><th>{escape(str(k))}</th><td>{escape(str(v))}</td></tr>" for k, v in rows) \
+        + "</table>"
 
 
 CSS = """body{font-family:sans-serif;margin:1.5em;max-width:1100px;color:#222}
@@ -130,20 +147,17 @@ table{border-collapse:collapse;font-size:.9em}td,th{border:1px solid #ccc;paddin
 def plan_page(instance, plan: Plan | None, data: dict) -> str:
     """The whole page: `data` is the answer's JSON twin (verdict, proof, readings, assumptions)."""
     title = f"{instance.board.name}: {data.get('difficulty', '')} — {data.get('verdict', '')}"
-    out = [f"<!DOCTYPE html><html lang='en'><head><meta charset='utf-8'><title>{escape(title)}</title>"
-           f"<style>{CSS}</style></head><body>", f"<h1>{escape(title)}</h1>"]
+    out = page_start(title)
     out.append(f"<p class='verdict'>{escape(str(data.get('verdict', '')))}: "
                f"{escape(str(data.get('verdict_proof', data.get('proof', ''))))}</p>")
     facts = [(k.replace("_", " "), data[k]) for k in ("min_rounds", "rounds_lower_bound", "rounds_upper_bound",
                                                       "proof_source", "seed") if data.get(k) is not None]
     if facts:
-        out.append("<table>" + "".join(f"<tr><th>{escape(k)}</th><td>{escape(str(v))}</td></tr>" for k, v in facts)
-                   + "</table>")
+        out.append(kv_table(facts))
     readings = data.get("readings")
     if readings:
         rows = readings.items() if isinstance(readings, dict) else [(r.get("name"), r.get("value")) for r in readings]
-        out.append("<h2>Readings of the rule sheet</h2><table>" + "".join(
-            f"<tr><th>{escape(str(k))}</th><td>{escape(str(v))}</td></tr>" for k, v in rows) + "</table>")
+        out.append("<h2>Readings of the rule sheet</h2>" + kv_table(rows))
     assumed = data.get("assumed_values") or []
     if assumed:
         out.append("<h2>Assumptions this answer used</h2><ul>" + "".join(
@@ -164,8 +178,7 @@ def plan_page(instance, plan: Plan | None, data: dict) -> str:
                 ("cash after", f"${s.get('cash')}"), ("income", s.get("income")), ("shares", s.get("shares")),
                 ("locomotive", s.get("locomotive"))]
         rows += [(k.replace("_", " "), v) for k, v in accounts.items()]
-        table = "<table>" + "".join(f"<tr><th>{escape(str(k))}</th><td>{escape(str(v))}</td></tr>" for k, v in rows)
-        table += "</table>"
+        table = kv_table(rows)
         ships = "<ol>" + "".join(f"<li>{escape(t)}</li>" for t in pic.ship_texts) + "</ol>" if pic.ship_texts else ""
         left = ", ".join(f"{k}: {' '.join(v)}" for k, v in s.get("goods", {}).items()) or "none"
         out.append(f"<div>{table}<p><b>Shipments</b></p>{ships}<p class='muted'>Cubes left: {escape(left)}</p></div>")

@@ -590,8 +590,11 @@ def _shares_bounds(answer: Answer, state0, spec, tiles_net, start, params: Solve
 
 
 def batch_solve(difficulty: str, seed: int, time_limit: float, instance: str | None = None,
-                bag: str | None = None, readings: dict | None = None, **_ignored) -> dict:
-    """One batch task: draw the setup with the seed under the readings, solve it, return a JSON-ready record."""
+                bag: str | None = None, readings: dict | None = None, on_answer=None, **_ignored) -> dict:
+    """One batch task: draw the setup with the seed under the readings, solve it, return a JSON-ready record.
+
+    ``on_answer(instance, difficulty, setup, answer, rules, seed)`` may add fields to the record (the batch's
+    plan pages); solvers know no reports, so the batch hands the page writer in."""
     from solver.games import default_instance, load_instance
     from solver.engine.readings import make_rules
     from solver.engine.setup import draw_setup, setup_to_json
@@ -601,4 +604,5 @@ def batch_solve(difficulty: str, seed: int, time_limit: float, instance: str | N
                        aliases={"bag": bag} if bag else None)
     setup = draw_setup(inst, difficulty, seed, rules=rules)
     answer = analyse(inst, difficulty, setup, rules, time_limit=time_limit)
-    return {**answer.batch_record(), **proof_record(answer), "setup": setup_to_json(inst, setup)}
+    kept = on_answer(inst, difficulty, setup, answer, rules, seed) if on_answer else {}
+    return {**answer.batch_record(), **proof_record(answer), "setup": setup_to_json(inst, setup), **kept}

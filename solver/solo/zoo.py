@@ -642,8 +642,10 @@ def _needs_json(instance: Instance, needs: Needs) -> dict:
 
 def batch_solve(difficulty: str, seed: int, time_limit: float, instance: str | None = None,
                 shuffle_dangers: bool = False, strict_exits: bool = False, readings: dict | None = None,
-                **_ignored) -> dict:
-    """One batch task under the readings: the seed draws the food (and, if asked, shuffles the danger levels)."""
+                on_answer=None, **_ignored) -> dict:
+    """One batch task under the readings: the seed draws the food (and, if asked, shuffles the danger levels).
+
+    ``on_answer``: as in solver.solo.easter_island.batch_solve (the batch's plan pages)."""
     from solver.games import default_instance, load_instance
     from solver.engine.readings import make_rules
     from solver.engine.setup import draw_setup
@@ -656,7 +658,8 @@ def batch_solve(difficulty: str, seed: int, time_limit: float, instance: str | N
     setup = draw_setup(inst, difficulty, seed, rules=rules)
     answer = analyse(inst, difficulty, setup, rules, time_limit=time_limit)
     dangers = {inst.board.cities[h].name: inst.board.cities[h].danger for h in sorted(inst.board.cities)}
-    return {**answer.batch_record(), **proof_record(answer), "dangers": dangers}
+    kept = on_answer(inst, difficulty, setup, answer, rules, seed) if on_answer else {}
+    return {**answer.batch_record(), **proof_record(answer), "dangers": dangers, **kept}
 
 
 def shuffled_dangers(inst: Instance, seed: int) -> Instance:
