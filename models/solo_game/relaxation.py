@@ -60,9 +60,12 @@ Dropping constraints keeps a relaxation a relaxation: the solvers first ask the 
 network layer (fast), and the fewest-shares bound is computed without it.
 
 The other side, plans: they come from the round-level beam search (solver/solo/round_search.py), a
-restricted search that builds along chosen target networks; every plan is replayed by the referee
-(solver/plan.replay) before it is printed. A minimum is "proved" only when a replayed plan's round
-count equals a bound proved here or by the counting bounds. (No CP-SAT restriction model exists yet.)
+restricted search that builds along chosen target networks, and from the CP-SAT RESTRICTION
+(models/solo_game/restriction.py: candidate links, exact costs, started from the beam's plan);
+every plan is replayed by the referee (solver/engine/plan.replay) before it is printed. A minimum is
+"proved" only when a replayed plan's round count equals a bound proved here or by the counting bounds.
+The economy (shares, actions and blockers, locomotive, urbanizing, money) is written once, in
+models/solo_game/economy.py, for both models.
 
 Readings the model does not follow exactly take the permissive side: the
 first-city-of-its-colour rule and strict exits (dropped), the Zoo's literal

@@ -87,6 +87,7 @@ class PlanModel(SoloModel):
     urb: dict = field(default_factory=dict)          # (round, town) -> urbanized in that round
     rapa: dict = field(default_factory=dict)         # (round, ruin) -> Rapa Nui turns that moai
     clear: cp_model.IntVar | None = None             # the round the game is cleared in
+    missing: list = field(default_factory=list)      # soft model: literals of cubes left / ruins not joined
     playing: dict = field(default_factory=dict)      # round -> the round is played (not after the clear)
 
 
@@ -94,8 +95,13 @@ def pair(a, b) -> tuple:
     return (a, b) if str(a) < str(b) else (b, a)
 
 
-def build_restriction(spec: PlanSpec, last_round: int) -> PlanModel:
-    """The restricted game up to last_round with the clear condition by then (a plan when feasible)."""
+def build_restriction(spec: PlanSpec, last_round: int, soft: bool = False) -> PlanModel:
+    """The restricted game up to last_round with the clear condition by then (a plan when feasible).
+
+    soft: the clear condition becomes a count to minimize (`pm.missing`: cubes left plus ruins not
+    joined), so every partial plan is a solution and the search can improve one step at a time; only a
+    solution with nothing missing is a plan that clears.
+    """
     base = spec.base
     m = cp_model.CpModel()
     rounds = list(range(base.first_round, last_round + 1))
@@ -173,7 +179,12 @@ def build_restriction(spec: PlanSpec, last_round: int) -> PlanModel:
         for r in rounds:
             for k in steps:
                 when[r, k] = pm.when[cube.key, r, k] = m.NewBoolVar(f"when_{cube.key}_{r}_{k}")
-        m.AddExactlyOne(when.values())
+        if soft:
+            left = m.NewBoolVar(f"left_{cube.key}")
+            pm.missing.append(left)
+            m.Add(sum(when.values()) == 1 - left)
+        else:
+            m.AddExactlyOne(when.values())
         n_links = m.NewIntVar(1, base.max_locomotive, f"links_{cube.key}")
         m.Add(n_links == sum(route.links * t for route, t in zip(cube.routes, take)))
         uses: dict = {}
@@ -221,10 +232,16 @@ def build_restriction(spec: PlanSpec, last_round: int) -> PlanModel:
                 flow[a, b] = m.NewIntVar(0, cap, f"join_{a}_{b}")
                 # flow runs only over links laid by the last round
                 m.Add(flow[a, b] <= cap * pm.joined[p, rounds[-1]])
+        reach = {}
+        for v in others:
+            reach[v] = 1
+            if soft:
+                reach[v] = m.NewBoolVar(f"reached_{v}")
+                pm.missing.append(reach[v].Not())
         for v in spec.stops:
             net = sum(x for (a, b), x in flow.items() if b == v) - sum(x for (a, b), x in flow.items() if a == v)
             # "Connect all of the ruins (cities) on Rapa Nui into a single network."
-            m.Add(net == (-cap if v == root else 1 if v in others else 0))
+            m.Add(net == (-sum(reach.values()) if v == root else reach[v] if v in others else 0))
 
     add_money(m, pm, base, rounds, steps, act, playing=pm.playing)
     pm.total_spend = m.NewIntVar(0, 10 ** 6, "total_spend")
@@ -235,7 +252,10 @@ def build_restriction(spec: PlanSpec, last_round: int) -> PlanModel:
 def minimize_rounds_then_shares(pm: PlanModel) -> None:
     """Fewest rounds; among those the fewest shares issued; then the cheapest track (lexicographic)."""
     spend_cap = 10 ** 4   # far above any track spend a game can afford
-    pm.model.Minimize(pm.clear * (100 * spend_cap) + sum(pm.shares.values()) * spend_cap + pm.total_spend)
+    round_weight = 100 * spend_cap
+    missing_weight = round_weight * (len(pm.rounds) + pm.rounds[0] + 1)
+    pm.model.Minimize(missing_weight * sum(pm.missing) + pm.clear * round_weight
+                      + sum(pm.shares.values()) * spend_cap + pm.total_spend)
 
 
 def _moai(m, pm: PlanModel, spec: PlanSpec, rounds, steps, act, ship_round) -> None:
@@ -256,6 +276,12 @@ def _moai(m, pm: PlanModel, spec: PlanSpec, rounds, steps, act, ship_round) -> N
         m.Add(sum(pm.rapa[r, h] for h in origins) == act(r, "rapa-nui"))
     when_index = {c.key: sum((len(steps) * r + k) * pm.when[c.key, r, k] for r in rounds for k in steps)
                   for c in spec.cubes}
+    if pm.missing:
+        # soft model: a cube left on the map counts as leaving after every step (the bottom one last)
+        never = len(steps) * (rounds[-1] + 1)
+        left = {str(x).removeprefix("left_"): x for x in pm.missing if str(x).startswith("left_")}
+        for c in spec.cubes:
+            when_index[c.key] += (never + int(c.key.endswith("#0"))) * left[c.key]
     for st in base.stacks:
         # parity of the turns so far: odd means the original bottom cube is on top
         par, prev = {}, 0

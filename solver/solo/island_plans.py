@@ -163,17 +163,22 @@ def restricted_plan(spec: PlanSpec, last_round: int, params: SolveParams,
     """
     if any(not c.routes for c in spec.cubes):
         return None, "no route"
-    pm = build_restriction(spec, last_round)
+    # Soft clear condition: any partial plan is a solution, so the search always has one to improve.
+    pm = build_restriction(spec, last_round, soft=True)
     minimize_rounds_then_shares(pm)
     if hint:
         add_hint(pm, spec, hint)
     solver = _solver(params)
+    # Several strategies (large-neighbourhood search included) interleaved in a fixed order: still
+    # deterministic for a given deterministic time limit, whatever the machine's load.
+    solver.parameters.num_workers = max(4, params.workers)
+    solver.parameters.interleave_search = True
     status = interrupt.solve_cp(solver, pm.model)
-    name = {cp_model.OPTIMAL: "optimal", cp_model.FEASIBLE: "feasible",
-            cp_model.INFEASIBLE: "infeasible"}.get(status, "unknown")
     if status not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
-        return None, name
-    return decode(spec, pm, solver), name
+        return None, "unknown"
+    if any(solver.Value(x) for x in pm.missing):
+        return None, "no clearing plan found"
+    return decode(spec, pm, solver), ("optimal" if status == cp_model.OPTIMAL else "feasible")
 
 
 def add_hint(pm, spec: PlanSpec, rounds: list[RoundPlan]) -> None:

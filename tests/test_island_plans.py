@@ -1,0 +1,70 @@
+"""The CP-SAT restriction (models/solo_game/restriction.py) makes plans; the referee judges them.
+
+Truth comes from the exhaustive search of tests/test_solo_relaxation.py over the rules
+engine; the restriction's plan must replay legally and clear no later than the truth
+where its candidate links hold an optimal plan, and it must never print a plan where
+none exists.
+"""
+from __future__ import annotations
+
+from solver.engine.plan import Plan, replay
+from solver.engine.state import GameState, Rules
+from solver.solo.easter_island import analyse
+from solver.solo.island_plans import candidate_links, plan_spec, restricted_plan
+from solver.solo.relaxation import SolveParams
+from tests.helpers import H, instance
+from tests.test_solo_relaxation import RED, earliest_clear
+
+PARAMS = SolveParams(workers=1, deterministic_time=5.0, plan_time=5.0)
+
+
+def _plan(inst, setup, rounds):
+    return Plan(inst.board.name, "easy", Rules(), setup, rounds, round_limit=inst.scenario.rounds)
+
+
+def test_restriction_plan_replays_and_clears_at_the_true_minimum():
+    inst = instance("tiny/tiny-island-locomotive.toml")
+    state = GameState.new(inst, RED, Rules())
+    truth = earliest_clear(state, 3)
+    rounds, status = restricted_plan(plan_spec(state), 3, PARAMS)
+    assert rounds is not None, status
+    result = replay(inst, _plan(inst, RED, rounds))
+    assert result.error is None
+    assert result.state.cleared_round == truth == 2
+
+
+def test_restriction_prints_no_plan_where_none_exists():
+    # cash binds on this board: exhaustive search finds no clearing play at all
+    inst = instance("tiny/tiny-island-cash.toml")
+    state = GameState.new(inst, RED, Rules())
+    assert earliest_clear(state, inst.scenario.rounds) is None
+    rounds, status = restricted_plan(plan_spec(state), inst.scenario.rounds, PARAMS)
+    assert rounds is None and status != "optimal"
+
+
+def test_candidate_links_fit_one_round_and_avoid_other_stops():
+    inst = instance("easter-island.toml")
+    state = GameState.new(inst, {}, Rules())
+    links = candidate_links(state)
+    stops = set(inst.board.cities) | set(inst.board.towns)
+    assert links
+    for link in links:
+        assert 1 <= len(link.hexes) <= inst.scenario.engineer_tile_limit
+        assert not stops & set(link.hexes)
+        assert link.a.is_neighbour(link.hexes[0]) and link.b.is_neighbour(link.hexes[-1])
+        assert link.cost == sum(state.ruleset.tile_cost(state, h) for h in link.hexes)
+
+
+def test_restriction_plan_on_the_real_island_passes_the_referee():
+    # Started from the beam's plan, the restriction's answer is a legal plan at least as good.
+    inst = instance("easter-island.toml")
+    setup = {H("B5"): ["blue", "yellow"], H("G3"): ["yellow"], H("C3"): ["red"], H("D2"): ["red"]}
+    beam = analyse(inst, "easy", setup, Rules(), budget=3000, params=SolveParams(plan_time=0), relax=False)
+    assert beam.plan is not None
+    state = GameState.new(inst, setup, Rules())
+    rounds, status = restricted_plan(plan_spec(state, hint=beam.plan.rounds), beam.upper_bound, PARAMS,
+                                     hint=beam.plan.rounds)
+    assert rounds is not None, status
+    result = replay(inst, _plan(inst, setup, rounds))
+    assert result.error is None and result.state.cleared_round is not None
+    assert (result.state.cleared_round, result.state.shares) <= (beam.upper_bound, beam.end_state["shares"])
