@@ -16,6 +16,7 @@ from tests.helpers import H, instance
 from tests.test_solo_relaxation import RED, earliest_clear
 
 PARAMS = SolveParams(workers=1, deterministic_time=5.0, plan_time=5.0)
+QUICK = SolveParams(workers=1, deterministic_time=1.0, plan_time=3.0)
 
 
 def _plan(inst, setup, rounds):
@@ -55,16 +56,25 @@ def test_candidate_links_fit_one_round_and_avoid_other_stops():
         assert link.cost == sum(state.ruleset.tile_cost(state, h) for h in link.hexes)
 
 
-def test_restriction_plan_on_the_real_island_passes_the_referee():
-    # Started from the beam's plan, the restriction's answer is a legal plan at least as good.
+def test_restriction_plan_on_the_real_island_passes_the_referee_and_repeats():
     inst = instance("easter-island.toml")
     setup = {H("B5"): ["blue", "yellow"], H("G3"): ["yellow"], H("C3"): ["red"], H("D2"): ["red"]}
     beam = analyse(inst, "easy", setup, Rules(), budget=3000, params=SolveParams(plan_time=0), relax=False)
     assert beam.plan is not None
     state = GameState.new(inst, setup, Rules())
-    rounds, status = restricted_plan(plan_spec(state, hint=beam.plan.rounds), beam.upper_bound, PARAMS,
-                                     hint=beam.plan.rounds)
+    spec = plan_spec(state, hint=beam.plan.rounds)
+    rounds, status = restricted_plan(spec, beam.upper_bound, QUICK, hint=beam.plan.rounds)
     assert rounds is not None, status
     result = replay(inst, _plan(inst, setup, rounds))
     assert result.error is None and result.state.cleared_round is not None
+    # started from the beam's plan (its links are candidates, laid as it laid them), it does no worse
     assert (result.state.cleared_round, result.state.shares) <= (beam.upper_bound, beam.end_state["shares"])
+    # reproducible: the interleaved search gives the same plan again
+    again, _ = restricted_plan(spec, beam.upper_bound, QUICK, hint=beam.plan.rounds)
+    assert [r.to_json() for r in again] == [r.to_json() for r in rounds]
+
+
+def test_plan_model_time_must_be_finite_and_not_negative(run_cli):
+    for bad in ("-1", "nan", "inf"):
+        res = run_cli("easter-island", "--plan-cp-time", bad)
+        assert res.code == 2 and "--plan-cp-time" in res.err

@@ -7,11 +7,12 @@ its blocker cycle, the locomotive, urbanizing, cash and income exactly as the
 engine plays them). What the relaxation bounds, this model fixes:
 
 * Track: only the candidate links of the spec, each a fixed hex path between
-  two stops, laid whole in one round (its hexes in order from its first stop,
-  so every tile starts at a stop or extends the tile before it), at its exact
-  terrain cost. Two candidate links that share a hex are never both laid
-  (simple tiles only: no crossing, no second track). A link may end at a town
-  only once that town is a new city, so no town fee is ever paid.
+  two stops, its tiles laid in order from its first stop (so every tile starts
+  at a stop or extends the tile before it), any number a round within the
+  tile limit, at their exact terrain cost. Two candidate links that share a hex
+  never both put a tile on it (simple tiles only: no crossing, no second
+  track). A link touches a town only once that town is a new city, so no town
+  fee is ever paid.
 * Shipments: each cube takes one of its candidate routes (a stop path that
   never passes a city where its colour must stop; a black cube passes no
   town), every hop of which is a laid link by the round it ships.
@@ -41,6 +42,15 @@ class CandidateLink:
     b: object
     hexes: tuple
     cost: int                    # the tiles' exact laying cost (terrain)
+    tile_costs: tuple = ()       # each tile's cost, in laying order (default: cost spread evenly)
+
+    def prefix_costs(self) -> list[int]:
+        """Cost of the first k tiles, k = 0..len(hexes)."""
+        each = self.tile_costs or (self.cost // max(1, len(self.hexes)),) * len(self.hexes)
+        out = [0]
+        for c in each:
+            out.append(out[-1] + c)
+        return out
 
 
 @dataclass(frozen=True)
@@ -75,12 +85,13 @@ class PlanSpec:
     prebuilt: frozenset = frozenset()                # stop pairs already joined by a complete link
     join: tuple = ()                                 # ruins to join into one network by the last round
     rapa_nui_remnant: bool = True                    # may Rapa Nui turn a single-cube remnant?
+    hint_laid: dict = field(default_factory=dict)    # link key -> the round each of its tiles went down in a hint
     stops: tuple = ()
 
 
 @dataclass
 class PlanModel(SoloModel):
-    lay: dict = field(default_factory=dict)          # (link key, round) -> the link is laid in that round
+    laid: dict = field(default_factory=dict)         # (link key, round) -> tiles of the link down by its end
     joined: dict = field(default_factory=dict)       # (stop pair, round) -> a link joins the pair by then
     take: dict = field(default_factory=dict)         # (cube key, route index) -> the cube's route
     when: dict = field(default_factory=dict)         # (cube key, round, step) -> the cube ships then
@@ -126,32 +137,50 @@ def build_restriction(spec: PlanSpec, last_round: int, soft: bool = False) -> Pl
         for r in rounds:
             urbanized_by[t, r] = sum(pm.urb[q, t] for q in rounds if q <= r)
 
-    # -- track: candidate links, each laid whole in one round, never two on one hex ----------------------
+    # -- track: candidate links, laid tile by tile from their first stop, never two on one hex -------------
     on_hex: dict = {}
+    paid: dict = {}
+    done: dict = {}
+    last = rounds[-1]
     for link in spec.links:
+        n, prefix = len(link.hexes), link.prefix_costs()
+        before = 0
         for r in rounds:
-            pm.lay[link.key, r] = m.NewBoolVar(f"lay_{link.key}_{r}")
-        # a link is laid at most once, and only while the game is played
-        m.Add(sum(pm.lay[link.key, r] for r in rounds) <= 1)
-        for r in rounds:
-            m.AddImplication(pm.lay[link.key, r], pm.playing[r])
-        for h in link.hexes:
-            on_hex.setdefault(h, []).append(link.key)
-        for end in (link.a, link.b):
-            if end in base.towns:
-                for r in rounds:
-                    # a link ends at a town only once it is a new city (so no town fee: a restriction)
-                    m.Add(pm.lay[link.key, r] <= urbanized_by[end, r])
-    for h, keys in on_hex.items():
+            c = pm.laid[link.key, r] = m.NewIntVar(0, n, f"laid_{link.key}_{r}")
+            # track is never removed; nothing is laid once the game is over
+            m.Add(c >= before)
+            m.Add(c == before).OnlyEnforceIf(pm.playing[r].Not())
+            paid[link.key, r] = m.NewIntVar(0, prefix[-1], f"paid_{link.key}_{r}")
+            # the tiles down so far cost their terrain prices, laid in order
+            m.AddElement(c, prefix, paid[link.key, r])
+            done[link.key, r] = m.NewBoolVar(f"done_{link.key}_{r}")
+            m.Add(c == n).OnlyEnforceIf(done[link.key, r])
+            m.Add(c <= n - 1).OnlyEnforceIf(done[link.key, r].Not())
+            if link.a in base.towns:
+                started = m.NewBoolVar(f"started_{link.key}_{r}")
+                m.Add(c >= 1).OnlyEnforceIf(started)
+                m.Add(c == 0).OnlyEnforceIf(started.Not())
+                # a tile touches a town only once it is a new city (no town fee: a restriction)
+                m.Add(urbanized_by[link.a, r] >= 1).OnlyEnforceIf(started)
+            if link.b in base.towns:
+                m.Add(urbanized_by[link.b, r] >= 1).OnlyEnforceIf(done[link.key, r])
+            before = c
+        for i, h in enumerate(link.hexes):
+            used = m.NewBoolVar(f"uses_{link.key}_{i}")
+            m.Add(pm.laid[link.key, last] >= i + 1).OnlyEnforceIf(used)
+            m.Add(pm.laid[link.key, last] <= i).OnlyEnforceIf(used.Not())
+            on_hex.setdefault(h, []).append(used)
+    for h, users in on_hex.items():
         # simple tiles: a hex carries one track
-        m.Add(sum(pm.lay[k, r] for k in keys for r in rounds) <= 1)
+        m.Add(sum(users) <= 1)
     for r in rounds:
-        placed = sum(len(link.hexes) * pm.lay[link.key, r] for link in spec.links)
+        prev = r - 1 if r > rounds[0] else None
+        placed = sum(pm.laid[link.key, r] - (pm.laid[link.key, prev] if prev is not None else 0) for link in spec.links)
         # "Up to 3 tiles a turn; 4 with the Engineer action"
         m.Add(placed <= base.tile_limit + (base.engineer_tile_limit - base.tile_limit) * act(r, "engineer"))
         pm.spend[r] = m.NewIntVar(0, 100_000, f"spend_{r}")
         # every tile is paid at its terrain cost when laid
-        m.Add(pm.spend[r] == sum(link.cost * pm.lay[link.key, r] for link in spec.links))
+        m.Add(pm.spend[r] == sum(paid[link.key, r] - (paid[link.key, prev] if prev is not None else 0) for link in spec.links))
     pairs: dict = {}
     for link in spec.links:
         pairs.setdefault(pair(link.a, link.b), []).append(link.key)
@@ -161,9 +190,8 @@ def build_restriction(spec: PlanSpec, last_round: int, soft: bool = False) -> Pl
             if p in spec.prebuilt:
                 m.Add(v == 1)
             else:
-                laid = [pm.lay[k, q] for k in pairs[p] for q in rounds if q <= r]
-                # a pair is joined once one of its links is laid (track is never removed)
-                m.Add(v <= sum(laid))
+                # a pair is joined once one of its links is complete
+                m.Add(v <= sum(done[k, r] for k in pairs[p]))
             pm.joined[p, r] = v
 
     # -- shipments: each cube on one of its routes, in one step, with the links laid by then ----------------

@@ -11,6 +11,8 @@ INFEASIBLE is never reported as a proof.
 from __future__ import annotations
 
 
+import dataclasses
+
 import networkx as nx
 from ortools.sat.python import cp_model
 
@@ -18,7 +20,10 @@ from models.solo_game.restriction import (CandidateLink, Cube, PlanSpec, Route, 
                                          minimize_rounds_then_shares, pair)
 from solver import interrupt
 from solver.board.hexgrid import Hex
-from solver.engine.moves import route_text
+from solver.board.errors import InputError
+from solver.engine.moves import Pass, route_text
+from solver.engine.plan import round_moves
+from solver.engine.state import IllegalMove
 from solver.engine.plan import RoundPlan
 from solver.solo.relaxation import SolveParams, _solver, game_spec
 
@@ -68,7 +73,7 @@ def candidate_links(state, per_pair: int = 3, slack: int = 4) -> list[CandidateL
         best = paths[0][0]
         for cost, _, _, path in paths[:per_pair]:
             if cost <= best + slack:
-                out.append(CandidateLink(len(out), a, b, path, cost))
+                out.append(CandidateLink(len(out), a, b, path, cost, tuple(g.nodes[h]["cost"] for h in path)))
     return out
 
 
@@ -117,26 +122,22 @@ def plan_spec(state, per_pair: int = 2, max_links: int = 4, per_cube: int = 15,
               hint: list[RoundPlan] | None = None) -> PlanSpec:
     """The restriction's numbers for a state at the start of a round.
 
-    `hint`: plan rounds from this state (the beam's plan): its whole links and its routes are added to
-    the candidates, so the model can hold that plan and start from it.
+    `hint`: plan rounds from this state (the beam's plan): the links it completes and its routes are
+    added to the candidates, so the model can hold that plan and start from it.
     """
     base = game_spec(state, network_tiles=0)
     links = candidate_links(state, per_pair=per_pair)
     board = state.board
-    stops = set(board.cities) | set(board.towns)
-    have = {(link.a, link.b, link.hexes) for link in links}
     extra_routes: dict = {}
+    hint_laid = {}
+    for a, hexes, b, when in hint_links(state, hint or []):
+        key = next((link.key for link in links if (link.a, link.b, link.hexes) == (a, b, hexes)), None)
+        if key is None:
+            costs = tuple(state.ruleset.tile_cost(state, h) for h in hexes)
+            key = len(links)
+            links.append(CandidateLink(key, a, b, hexes, sum(costs), costs))
+        hint_laid[key] = when
     for rnd in hint or ():
-        for text in rnd.build:
-            path = [Hex.parse(t) for t in text.split("-")] if not text.startswith("urbanize") else []
-            if len(path) >= 3 and path[0] in stops and path[-1] in stops and not stops & set(path[1:-1]):
-                a, hexes, b = path[0], tuple(path[1:-1]), path[-1]
-                if str(b) < str(a):
-                    a, b, hexes = b, a, hexes[::-1]
-                if (a, b, hexes) not in have:
-                    have.add((a, b, hexes))
-                    cost = sum(state.ruleset.tile_cost(state, h) for h in hexes)
-                    links.append(CandidateLink(len(links), a, b, hexes, cost))
         for entry in rnd.ship:
             if isinstance(entry, dict):
                 stops_of = tuple(Hex.parse(t) for t in entry["route"].split("-"))
@@ -152,7 +153,41 @@ def plan_spec(state, per_pair: int = 2, max_links: int = 4, per_cube: int = 15,
             cubes.append(Cube(f"{origin}#{pos}", origin, colour, tuple(routes.get((origin, colour), ()))))
     return PlanSpec(base, links, cubes, prebuilt, join=tuple(sorted(board.cities, key=str)),
                     stops=tuple(sorted(set(board.cities) | set(board.towns), key=str)),
-                    rapa_nui_remnant=bool(getattr(state.rules, "rapa_nui_remnant", True)))
+                    rapa_nui_remnant=bool(getattr(state.rules, "rapa_nui_remnant", True)), hint_laid=hint_laid)
+
+
+def hint_links(state, hint: list[RoundPlan]) -> list[tuple]:
+    """The complete links a plan lays from `state`: (first stop, hexes in laying order, last stop, round of each).
+
+    The plan is played on a copy of the state (moves as check-plan reads them); a link is kept only
+    when its tiles went down in order from one end, which is how the restriction lays track.
+    """
+    board = state.board
+    probe, laid_in = state.clone(), {}
+    try:
+        for i, rnd in enumerate(hint):
+            for step in round_moves(probe, rnd, probe.round):
+                probe.apply(step.move)
+            while probe.phase == "ship":
+                probe.apply(Pass())
+            for h in probe.track:
+                laid_in.setdefault(h, state.round + i)
+            if probe.is_terminal():
+                break
+    except (IllegalMove, InputError):
+        return []
+    out = []
+    for link in probe.links():
+        path = link.path
+        if not link.complete or len(path) < 3 or any(h in state.track for h in path[1:-1]):
+            continue
+        hexes = tuple(path[1:-1])
+        when = [laid_in[h] for h in hexes]
+        if when != sorted(when):
+            hexes, when, path = hexes[::-1], when[::-1], path[::-1]
+        if when == sorted(when) and board.is_stop(path[0]) and board.is_stop(path[-1]):
+            out.append((path[0], hexes, path[-1], tuple(when)))
+    return out
 
 
 def restricted_plan(spec: PlanSpec, last_round: int, params: SolveParams,
@@ -168,6 +203,7 @@ def restricted_plan(spec: PlanSpec, last_round: int, params: SolveParams,
     minimize_rounds_then_shares(pm)
     if hint:
         add_hint(pm, spec, hint)
+        _complete_hint(pm.model, params)
     solver = _solver(params)
     # Several strategies (large-neighbourhood search included) interleaved in a fixed order: still
     # deterministic for a given deterministic time limit, whatever the machine's load.
@@ -176,19 +212,31 @@ def restricted_plan(spec: PlanSpec, last_round: int, params: SolveParams,
     status = interrupt.solve_cp(solver, pm.model)
     if status not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
         return None, "unknown"
-    if any(solver.Value(x) for x in pm.missing):
+    if any(solver.BooleanValue(x) for x in pm.missing):
         return None, "no clearing plan found"
     return decode(spec, pm, solver), ("optimal" if status == cp_model.OPTIMAL else "feasible")
+
+
+def _complete_hint(model: cp_model.CpModel, params: SolveParams) -> None:
+    """Turn a partial hint into a whole solution (every variable), which CP-SAT starts from at once.
+
+    The hinted decisions are fixed and the rest (cash, income, flows, ...) solved for; when that has no
+    solution (the hinted plan does not fit the restriction) the partial hint stays as it is.
+    """
+    probe = _solver(dataclasses.replace(params, deterministic_time=min(2.0, params.deterministic_time)))
+    probe.parameters.fix_variables_to_their_hinted_value = True
+    if interrupt.solve_cp(probe, model) not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
+        return
+    model.ClearHints()
+    for i in range(len(model.Proto().variables)):
+        var = model.GetIntVarFromProtoIndex(i)
+        model.AddHint(var, probe.Value(var))
 
 
 def add_hint(pm, spec: PlanSpec, rounds: list[RoundPlan]) -> None:
     """Start the search from a known plan (the beam's): every decision of it, as CP-SAT hints."""
     first = pm.rounds[0]
-    by_path = {}
-    for link in spec.links:
-        by_path[(link.a, link.hexes, link.b)] = link.key
-        by_path[(link.b, link.hexes[::-1], link.a)] = link.key
-    laid, shipped, upgrades = {}, {}, set()
+    shipped, upgrades = {}, set()
     for i, rnd in enumerate(rounds):
         r = first + i
         if r not in pm.rounds:
@@ -197,21 +245,14 @@ def add_hint(pm, spec: PlanSpec, rounds: list[RoundPlan]) -> None:
         for (q, a), v in pm.action.items():
             if q == r:
                 pm.model.AddHint(v, int(a == (rnd.action or "none")))
-        for text in rnd.build:
-            if text.startswith("urbanize"):
-                continue
-            path = [Hex.parse(t) for t in text.split("-")]
-            key = by_path.get((path[0], tuple(path[1:-1]), path[-1]))
-            if key is not None:
-                laid[key] = r
         for k, entry in enumerate(rnd.ship):
             if isinstance(entry, dict):
                 shipped.setdefault((Hex.parse(entry["from"]), entry["cube"]), []).append(
                     (r, k, tuple(Hex.parse(t) for t in entry["route"].split("-"))))
             elif entry == "locomotive":
                 upgrades.add((r, k))
-    for (key, r), v in pm.lay.items():
-        pm.model.AddHint(v, int(laid.get(key) == r))
+    for (key, r), v in pm.laid.items():
+        pm.model.AddHint(v, sum(1 for q in spec.hint_laid.get(key, ()) if q <= r))
     for (r, k), v in pm.upgrade.items():
         pm.model.AddHint(v, int((r, k) in upgrades))
     # cubes of one moai leave top first: match them to the plan's shipments from that ruin in order
@@ -230,7 +271,6 @@ def add_hint(pm, spec: PlanSpec, rounds: list[RoundPlan]) -> None:
 def decode(spec: PlanSpec, pm, solver) -> list[RoundPlan]:
     """The model's solution as plan rounds (the format check-plan reads)."""
     val = solver.Value
-    links = {link.key: link for link in spec.links}
     cube_of = {c.key: c for c in spec.cubes}
     out = []
     for r in pm.rounds:
@@ -245,10 +285,14 @@ def decode(spec: PlanSpec, pm, solver) -> list[RoundPlan]:
         for (q, t), v in pm.urb.items():
             if q == r and val(v):
                 rp.build.append(f"urbanize {t} black")
-        for (key, q), v in sorted(pm.lay.items(), key=lambda kv: kv[0][0]):
-            if q == r and val(v):
-                link = links[key]
-                rp.build.append("-".join(str(h) for h in (link.a, *link.hexes, link.b)))
+        for link in spec.links:
+            now = val(pm.laid[link.key, r])
+            before = val(pm.laid[link.key, r - 1]) if r > pm.rounds[0] else 0
+            if now > before:
+                # anchor (its stop or the open end), the tiles of this round, what the last one points to
+                anchor = link.a if before == 0 else link.hexes[before - 1]
+                ahead = link.b if now == len(link.hexes) else link.hexes[now]
+                rp.build.append("-".join(str(h) for h in (anchor, *link.hexes[before:now], ahead)))
         for k in range(spec.base.shipments_per_round):
             entry = "pass"
             if val(pm.upgrade[r, k]):

@@ -68,7 +68,7 @@ def solve_mode(deterministic: bool, work: int, cp_time: float, cp_workers: int, 
         raise InputError(f"expected a positive deterministic time, got {cp_time}", "--cp-time")
     if cp_workers < 1:
         raise InputError(f"expected at least 1 worker, got {cp_workers}", "--cp-workers")
-    if plan_time < 0 or plan_time != plan_time:
-        raise InputError(f"expected a deterministic time of 0 or more, got {plan_time}", "--plan-cp-time")
+    if not 0 <= plan_time < float("inf"):
+        raise InputError(f"expected a finite deterministic time of 0 or more, got {plan_time}", "--plan-cp-time")
     return (work if deterministic else None), SolveParams(workers=cp_workers, deterministic_time=cp_time,
                                                           plan_time=plan_time)
