@@ -80,16 +80,26 @@ def test_model_scores_fixed_layouts_exactly_as_the_referee(setup):
         assert sol.objective == ev["score"], (seed, kind, sol.terms, ev["lines"])
 
 
-def _brute_force(setup, tiles, tokens, box, ch):
-    """Best score over every legal placement sequence and pawn choice (the referee's rules)."""
+def _brute_force(setup, tiles, tokens, box, ch, per_line=False):
+    """Best score over every legal placement sequence and pawn choice (the referee's rules);
+    with ``per_line``, the best of each score line on its own (pawn lines summed) and the total."""
     rs, ts = setup.ruleset, setup.tileset
     best = [None]
+    lines: dict[str, int] = {}
 
     def with_pawns(area, i):
         if i == len(tokens):
             if ch is None or missions.check(ch, area).met:
-                s = final_score(area).total
+                rep = final_score(area)
+                s = rep.total
                 best[0] = s if best[0] is None else max(best[0], s)
+                if per_line:
+                    here: dict[str, int] = {}
+                    for line in rep.lines:
+                        key = "pawns" if line.key.startswith("pawns") else line.key
+                        here[key] = here.get(key, 0) + line.points
+                    for key, val in here.items():
+                        lines[key] = max(lines.get(key, val), val)
             return
         with_pawns(area, i + 1)  # the token may go unused
         for kind in PAWN_KINDS:
@@ -123,7 +133,7 @@ def _brute_force(setup, tiles, tokens, box, ch):
         area = PlayArea(ts, rs)
         area.place(start, (0, 0), 0)
         dfs(area, tiles)
-    return best[0]
+    return (best[0], lines) if per_line else best[0]
 
 
 @pytest.mark.parametrize("cid", [None] + CHALLENGES)
@@ -188,6 +198,24 @@ def test_line_bounds_are_never_below_the_exhaustive_optimum(setup):
     best = _brute_force(setup, tiles, tokens, (4, 4), None)
     lb = line_bounds(setup.tileset, setup.ruleset, [[tiles]], [tokens], None)
     assert lb.total >= best
+
+
+@pytest.mark.parametrize("tiles", [["D01", "D02", "C05"], ["D05", "D01", "C13"], ["D03", "D23", "C14"]])
+def test_camel_reach_bound_is_never_below_the_exhaustive_best_of_any_line(setup, tiles):
+    """The trail-degree bound on a camel's Desert Stations (straights and curves add none, a T
+    one, a cross two) cuts the camel's points, and every line's bound is still at least the
+    best that line reaches over every legal layout of the tiles (exhaustive enumeration)."""
+    from models.desert_layout.bounds import line_bounds
+
+    tokens = ["camel"]
+    best, lines = _brute_force(setup, tiles, tokens, (4, 4), None, per_line=True)
+    lb = line_bounds(setup.tileset, setup.ruleset, [[tiles]], [tokens], None)
+    assert lb.total >= best
+    for key, val in lines.items():
+        assert lb.lines[key] >= val, (key, val, lb.lines)
+    # the reach bound is what bounds the camel here: fewer than the trail sides placed
+    trail = sum(1 for t in tiles for s in setup.tileset.get(t).sides if s == "desert-trail")
+    assert lb.lines["pawns"] < trail
 
 
 def test_line_bounds_hold_for_every_policy_game(setup):

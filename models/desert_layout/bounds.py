@@ -12,13 +12,24 @@ tiles, whatever their positions:
   (being active only removes landmarks; the best split is monotone in the counts).
 * pawns: two relaxations, the smaller counts:
   (a) per placement opportunity (round, token slot), the most any kind its token allows
-      can score then: a camel at most min(cap, stations possible by then), a Desert
-      Station needing one trail side and one railroad/highway side of tiles already
-      placed; the j-th car/train/traveler at most min(cap, j), j limited by the earlier
+      can score then: a camel at most min(cap, stations possible by then, its network's
+      reach), a Desert Station needing one trail side and one railroad/highway side of
+      tiles already placed (the reach: see ``camel reach`` below); the j-th car/train/traveler at most min(cap, j), j limited by the earlier
       opportunities allowing that kind and by its pinpoints placed by then;
   (b) per kind, its placements at most min(opportunities allowing it, its pinpoints,
       the camel supply), the j-th scoring at most as in (a) at the end of the game.
 * openings: a penalty, so at most 0.
+
+Camel reach (the trail-degree bound).  A camel scores the Desert Stations of its
+trail-only network.  That network is connected; its nodes are route sides; it is made
+of k pure-trail routes, route i reaching s_i trail sides (a trail side of a route that
+also has railroad/highway sides joins the network only through a trail-trail border, as
+a piece with s = 1), joined by trail-to-trail borders.  Joining k pieces takes at least
+k - 1 such borders, each using up two trail sides that then face a trail side, not a
+railroad/highway side; a Desert Station is a trail side facing a railroad/highway side,
+and each side is at most one station.  So the stations of the network number at most
+sum(s_i) - 2(k - 1) = 2 + sum(s_i - 2) <= 2 + sum over ALL pure-trail routes placed so
+far of max(0, s_i - 2): straights and curves add nothing, a T adds 1, a cross adds 2.
 
 Summing the lines for one column choice and taking the maximum over all choices
 gives ``total``: an upper bound on the score of every legal layout of the market
@@ -55,9 +66,10 @@ class _Column:
     pins: tuple[int, ...]  # per pawn kind (PAWN_KINDS order)
     trail_sides: int
     rh_sides: int
+    trail_excess: int  # sum of max(0, s - 2) over pure-trail routes (camel reach, see above)
 
 
-def _column(tiles: list[Tile], types: list[str]) -> _Column:
+def column_summary(tiles: list[Tile], types: list[str]) -> _Column:
     return _Column(
         tiles=len(tiles),
         city_tiles=sum(1 for t in tiles if t.cities > 0),
@@ -66,7 +78,16 @@ def _column(tiles: list[Tile], types: list[str]) -> _Column:
         pins=tuple(sum(1 for t in tiles for p in t.pinpoints if p.pawn == k) for k in PAWN_KINDS),
         trail_sides=sum(1 for t in tiles for s in t.sides if s == TRAIL),
         rh_sides=sum(1 for t in tiles for s in t.sides if s in (RAILROAD, HIGHWAY)),
+        trail_excess=sum(
+            max(0, len(rt.sides) - 2) for t in tiles for rt in t.routes if all(t.sides[d] == TRAIL for d in rt.sides)
+        ),
     )
+
+
+def camel_reach(trail_excess: int) -> int:
+    """Most Desert Stations one trail network can hold, given the summed excess of the
+    pure-trail routes placed (argument in the module docstring)."""
+    return 2 + trail_excess
 
 
 def _largest_block(n: int, box: tuple[int, int] | None) -> int:
@@ -86,8 +107,8 @@ def line_bounds(
     (one column when the tiles are fixed), ``tokens[r]`` its active tokens."""
     rs = ruleset
     types = list(rs["landmark_types"])
-    start = _column([tileset.start], types)
-    per_round = [[_column([tileset.get(t) for t in col], types) for col in cols] for cols in columns]
+    start = column_summary([tileset.start], types)
+    per_round = [[column_summary([tileset.get(t) for t in col], types) for col in cols] for cols in columns]
     opps = [(r, tok) for r, toks in enumerate(tokens) for tok in toks]
     kinds_of = [[k for k in PAWN_KINDS if token_allows(tok, k, rs)] for _, tok in opps]
     cap, per = rs["pawn_points_cap"], rs["pawn_points_per_connected"]
@@ -112,7 +133,7 @@ def line_bounds(
         n += 1
         cols = [start] + [per_round[r][k] for r, k in enumerate(choice)]
         # cumulative by the end of round r (index r+1 in cols; index 0 = the start tile)
-        tiles = icons = city_tiles = trail = rh = 0
+        tiles = icons = city_tiles = trail = rh = excess = 0
         marks = [0] * len(types)
         pins = [0] * len(PAWN_KINDS)
         by_round = []
@@ -122,9 +143,12 @@ def line_bounds(
             city_tiles += c.city_tiles
             trail += c.trail_sides
             rh += c.rh_sides
+            excess += c.trail_excess
             marks = [a + b for a, b in zip(marks, c.marks)]
             pins = [a + b for a, b in zip(pins, c.pins)]
-            by_round.append((list(pins), min(trail, rh)))
+            # Desert Stations one camel can reach by then: at most the stations there can
+            # be (a trail side facing a railroad/highway side) and its network's reach.
+            by_round.append((list(pins), min(trail, rh, camel_reach(excess))))
         rect = rs["rectangle_points_per_tile"] * _largest_block(tiles, box)
         cities = rs["city_points_per_icon"] * icons if city_tiles >= rs["city_min_group"] else 0
         lms, _ = landmark_sets(dict(zip(types, marks)), set_pts)
