@@ -218,12 +218,103 @@ def test_camel_reach_bound_is_never_below_the_exhaustive_best_of_any_line(setup,
     assert lb.lines["pawns"] < trail
 
 
+def _brute_force_rounds(setup, rounds, box):
+    """Best of each score line (pawn lines summed) and of the total over every legal game of
+    a few rounds: each round's tiles in any order and any subset (taken tiles are optional),
+    then its tokens used or not, on any free pinpoint (the referee's rules)."""
+    rs, ts = setup.ruleset, setup.tileset
+    best: dict[str, int] = {}
+
+    def fits(area, cell):
+        xs = [c[0] for c in area.grid] + [cell[0]]
+        ys = [c[1] for c in area.grid] + [cell[1]]
+        return max(xs) - min(xs) < box[0] and max(ys) - min(ys) < box[1]
+
+    def pawns(area, r, i):
+        tokens = rounds[r][1]
+        if i == len(tokens):
+            tiles_of(area, r + 1, list(rounds[r + 1][0]) if r + 1 < len(rounds) else None)
+            return
+        pawns(area, r, i + 1)
+        for kind in PAWN_KINDS:
+            if token_allows(tokens[i], kind, rs):
+                for cell, idx in area.free_pinpoints(kind):
+                    a2 = area.copy()
+                    pawn = Pawn(cell, idx, kind, tokens[i], r + 1)
+                    pawn.points = pawn_points(a2, pawn)
+                    a2.pawns.append(pawn)
+                    a2.used_pins.add((cell, idx))
+                    pawns(a2, r, i + 1)
+
+    def tiles_of(area, r, left):
+        if left is None:  # the game is over
+            rep = final_score(area)
+            here = {"total": rep.total}
+            for line in rep.lines:
+                key = "pawns" if line.key.startswith("pawns") else line.key
+                here[key] = here.get(key, 0) + line.points
+            for key, val in here.items():
+                best[key] = max(best.get(key, val), val)
+            return
+        pawns(area, r, 0)  # the rest of the round's tiles may be left out
+        for tid in sorted(set(left)):
+            rest = list(left)
+            rest.remove(tid)
+            for cell, ot in area.legal_spots(ts.get(tid)):
+                if fits(area, cell):
+                    a2 = area.copy()
+                    a2.place(ot, cell, r + 1)
+                    tiles_of(a2, r, rest)
+
+    area = PlayArea(ts, rs)
+    area.place(ts.start, (0, 0), 0)
+    tiles_of(area, 0, list(rounds[0][0]))
+    return best
+
+
+@pytest.mark.parametrize("rounds", [
+    [(["C05"], ["star"]), (["C07", "D03"], ["star", "car"])],
+    [(["D05"], ["camel"]), (["C13", "D01"], ["camel", "star"])],
+])
+def test_timed_pawn_bound_is_never_below_the_exhaustive_best_of_a_two_round_game(setup, rounds):
+    """Pawns need a pinpoint on a tile placed by their round and the j-th of a kind scores at
+    most j: the timed bound (a dynamic programme over the tokens in order) and every other
+    line's bound stay at or above the best each reaches over every legal two-round game."""
+    from models.desert_layout.bounds import line_bounds
+
+    best = _brute_force_rounds(setup, rounds, (4, 4))
+    lb = line_bounds(setup.tileset, setup.ruleset, [[tiles] for tiles, _ in rounds], [toks for _, toks in rounds], None)
+    assert lb.total >= best["total"], (lb, best)
+    for key, val in best.items():
+        if key != "total":
+            assert lb.lines[key] >= val, (key, val, lb.lines)
+
+
+def test_timed_pawn_bound_cuts_the_per_opportunity_and_per_kind_bounds(setup):
+    """On a full market the timed pawn bound is below both cheaper pawn bounds (a) and (b)."""
+    from models.desert_layout import bounds
+
+    mk = draw_market(0, setup.tileset, setup.ruleset)
+    cols = [[list(c) for c in o.columns] for o in mk.rounds]
+    toks = [list(o.tokens) for o in mk.rounds]
+    lb = bounds.line_bounds(setup.tileset, setup.ruleset, cols, toks, (6, 6))
+    saved = bounds._timed_pawn_bound
+    try:
+        bounds._timed_pawn_bound = lambda *a: 10**6  # never binding: (a) and (b) alone
+        bounds._CACHE.clear()
+        cheap = bounds.line_bounds(setup.tileset, setup.ruleset, cols, toks, (6, 6))
+    finally:
+        bounds._timed_pawn_bound = saved
+        bounds._CACHE.clear()
+    assert lb.lines["pawns"] < cheap.lines["pawns"] and lb.total < cheap.total
+
+
 def test_line_bounds_hold_for_every_policy_game(setup):
     """Each referee score line of full games (greedy and random policies) is within its bound, and so is the total."""
     from models.desert_layout.bounds import line_bounds
 
     box = tuple(setup.ruleset["play_area_bound"])
-    for seed in range(3):
+    for seed in range(2):
         mk = draw_market(seed, setup.tileset, setup.ruleset)
         lb = line_bounds(setup.tileset, setup.ruleset, [[list(c) for c in o.columns] for o in mk.rounds],
                          [list(o.tokens) for o in mk.rounds], box)

@@ -18,6 +18,7 @@ tiles, whatever their positions:
       opportunities allowing that kind and by its pinpoints placed by then;
   (b) per kind, its placements at most min(opportunities allowing it, its pinpoints,
       the camel supply), the j-th scoring at most as in (a) at the end of the game.
+  (c) both at once, timed: see ``_timed_pawn_bound``.
 * openings: a penalty, so at most 0.
 
 Camel reach (the trail-degree bound).  A camel scores the Desert Stations of its
@@ -96,6 +97,9 @@ def _largest_block(n: int, box: tuple[int, int] | None) -> int:
     return max(a * b for a in range(1, box[0] + 1) for b in range(1, box[1] + 1) if a * b <= n) if n else 0
 
 
+_CACHE: dict = {}
+
+
 def line_bounds(
     tileset: TileSet,
     ruleset: Ruleset,
@@ -104,7 +108,20 @@ def line_bounds(
     box: tuple[int, int] | None = None,
 ) -> LineBounds:
     """Upper bounds per line and in total; ``columns[r]`` are round r's offered columns
-    (one column when the tiles are fixed), ``tokens[r]`` its active tokens."""
+    (one column when the tiles are fixed), ``tokens[r]`` its active tokens.  Remembered
+    for the last few markets (the model and the benchmark ask for the same one)."""
+    key = (id(tileset), id(ruleset), tuple(tuple(tuple(c) for c in cols) for cols in columns),
+           tuple(tuple(t) for t in tokens), tuple(box) if box else None)
+    if key not in _CACHE:
+        if len(_CACHE) > 16:
+            _CACHE.clear()
+        # the tile set and ruleset are kept alive with the entry, so their ids are not reused
+        _CACHE[key] = (tileset, ruleset, _line_bounds(tileset, ruleset, columns, tokens, box))
+    lb = _CACHE[key][2]
+    return LineBounds(lb.total, dict(lb.lines), lb.choices, lb.best_choice)
+
+
+def _line_bounds(tileset, ruleset, columns, tokens, box) -> LineBounds:
     rs = ruleset
     types = list(rs["landmark_types"])
     start = column_summary([tileset.start], types)
@@ -129,6 +146,7 @@ def line_bounds(
     best = LineBounds(total=-10**9)
     line_max = {"pawns": 0, "rectangle": 0, "cities": 0, "landmarks": 0, "openings": 0}
     n = 0
+    rows = []  # (cheap total, cheap pawns, the other lines, per-round pins and reach, choice)
     for choice in itertools.product(*[range(len(c)) for c in per_round]):
         n += 1
         cols = [start] + [per_round[r][k] for r, k in enumerate(choice)]
@@ -174,14 +192,74 @@ def line_bounds(
         per_kind = _per_kind_bound(tuple(final_pins), min(ccap, cper * final_stations), fixed_kind, n_wild, wild_kinds,
                                    rs["camel_pawns"], cap, per, memo)
         pawns = min(per_opp, per_kind)
-        total = pawns + rect + cities + lms
-        for key, val in (("pawns", pawns), ("rectangle", rect), ("cities", cities), ("landmarks", lms)):
+        for key, val in (("rectangle", rect), ("cities", cities), ("landmarks", lms)):
             line_max[key] = max(line_max[key], val)
+        rows.append((pawns + rect + cities + lms, pawns, rect + cities + lms, tuple(map(tuple_round, by_round)), tuple(choice)))
+    # pawns (c): the timed bound (exact for relaxations (a) and (b) together, so never above
+    # min((a), (b))).  It costs more, so choices are refined best-first and the search stops
+    # when no unrefined choice's cheaper bound can beat the best refined one: branch and bound.
+    opp_rounds = [r for r, _ in opps]
+    timed_memo: dict = {}
+
+    def refined(row) -> int:
+        key = row[3]
+        if key not in timed_memo:
+            timed_memo[key] = _timed_pawn_bound(kinds_of, opp_rounds, key, rs["camel_pawns"], cap, per, ccap, cper)
+        return min(row[1], timed_memo[key])
+
+    rows.sort(key=lambda e: -e[0])
+    for row in rows:
+        if row[0] <= best.total:
+            break
+        total = row[2] + refined(row)
         if total > best.total:
-            best = LineBounds(total, {}, 0, tuple(choice))
+            best = LineBounds(total, {}, 0, row[4])
+    rows.sort(key=lambda e: -e[1])
+    for row in rows:
+        if row[1] <= line_max["pawns"]:
+            break
+        line_max["pawns"] = max(line_max["pawns"], refined(row))
     best.lines = line_max
     best.choices = n
     return best
+
+
+def tuple_round(entry) -> tuple:
+    pins, stations = entry
+    return (tuple(pins), stations)
+
+
+def _timed_pawn_bound(kinds_of, opp_rounds, by_round, camel_supply, cap, per, ccap, cper) -> int:
+    """Most pawn points when the opportunities are taken in order, each placing at most one
+    pawn of a kind its token allows: the j-th car/train/traveler needs j pinpoints of its
+    kind on the tiles taken by its round and scores at most min(cap, per * j) (its network
+    holds at most the j pawns of its kind placed so far); the j-th camel needs j camel
+    pinpoints by then and j <= the camel supply, and scores at most its round's reach.
+    A dynamic programme over the counts placed per kind: the exact maximum of this
+    relaxation (the order of the tokens inside a round changes no count, so no value)."""
+    states = {(0,) * len(PAWN_KINDS): 0}
+    camel = PAWN_KINDS.index("camel")
+    for kinds, r in zip(kinds_of, opp_rounds):
+        pins, stations = by_round[r + 1]
+        cam_val = min(ccap, cper * stations)
+        new = dict(states)
+        for st, v in states.items():
+            for k in kinds:
+                i = PAWN_KINDS.index(k)
+                j = st[i] + 1
+                if i == camel:
+                    if j > min(pins[i], camel_supply) or cam_val == 0:
+                        continue
+                    gain = cam_val
+                else:
+                    if j > pins[i]:
+                        continue
+                    gain = min(cap, per * j)
+                ns = st[:i] + (j,) + st[i + 1:]
+                if new.get(ns, -1) < v + gain:
+                    new[ns] = v + gain
+        states = new
+    return max(states.values())
 
 
 def _per_kind_bound(pins, camel_value, fixed, n_wild, wild_kinds, camel_supply, cap, per, memo) -> int:

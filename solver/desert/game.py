@@ -164,6 +164,17 @@ def _mission_allows_pawn(ch: Challenge | None, area: PlayArea, cell, kind: str) 
     return any((nb := area.grid.get(neighbour(cell, d))) is not None and nb.tile.kind == CORE for d in DIRS)
 
 
+# A named valuation choice of the policies, not a rule: when they compare columns (the
+# greedy round choice, the rollouts' end values, the beam), pawn points already scored
+# weigh 1 + PAWN_BONUS (the referee counts them once).  Measured with
+# `benchmarks/desert.py --compare-policy`; see results/desert.md.
+PAWN_BONUS = 0.0
+
+
+def _pawn_bonus(area: PlayArea) -> float:
+    return PAWN_BONUS * sum(p.points for p in area.pawns)
+
+
 def _potential(area: PlayArea) -> float:
     """End-of-game score of the area now, plus a little for free pinpoints (future pawns)."""
     base = scoring.final_score(area).total
@@ -338,7 +349,7 @@ def _greedy_round(area: PlayArea, offer: RoundOffer, ch, box, prune: int | None 
         tiles = _play_column(trial, list(col), offer.number, ch, box, None, prune)
         pawns = _place_pawns(trial, offer.tokens, ch, None, offer.number)
         # _potential is the end-of-game score, which already holds every pawn's points
-        val = _potential(trial)
+        val = _potential(trial) + _pawn_bonus(trial)
         if best is None or val > best[0]:
             best = (val, k, trial, tiles, pawns)
     return best
@@ -355,7 +366,7 @@ def _rollout_value(area: PlayArea, future: list[tuple[RoundOffer, int]], ch, box
         _place_pawns(area, offer.tokens, ch, None, offer.number)
     met = ch is None or missions.check(ch, area).met
     # the final score counts every pawn's points once (its pawn lines)
-    return scoring.final_score(area).total - (0 if met else 100)
+    return scoring.final_score(area).total + _pawn_bonus(area) - (0 if met else 100)
 
 
 def beam_policy(setup: Setup, market: Market, ch: Challenge | None, width: int = 6) -> Layout:
@@ -377,7 +388,7 @@ def beam_policy(setup: Setup, market: Market, ch: Challenge | None, width: int =
                 trial = parent.copy()
                 tiles = _play_column(trial, list(col), offer.number, ch, box, None)
                 pawns = _place_pawns(trial, offer.tokens, ch, None, offer.number)
-                val = _potential(trial)  # pawn points are among its score lines: counted once
+                val = _potential(trial) + _pawn_bonus(trial)  # pawn points are among its score lines, plus the bonus
                 children.append((val, trial, rounds + [RoundPlay(offer.number, column=k + 1, tiles=tiles, pawns=pawns)]))
         children.sort(key=lambda e: -e[0])
         beam, seen = [], set()
