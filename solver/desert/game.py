@@ -177,7 +177,7 @@ def _pawn_bonus(area: PlayArea, bonus: float | None = None) -> float:
 
 def _potential(area: PlayArea) -> float:
     """End-of-game score of the area now, plus a little for free pinpoints (future pawns)."""
-    base = scoring.final_score(area).total
+    base = scoring.score_total(area)
     free = sum(1 for c, p in area.grid.items() for i in range(len(p.tile.pinpoints)) if (c, i) not in area.used_pins)
     return base + 0.3 * free
 
@@ -366,7 +366,7 @@ def _rollout_value(area: PlayArea, future: list[tuple[RoundOffer, int]], ch, box
         _place_pawns(area, offer.tokens, ch, None, offer.number)
     met = ch is None or missions.check(ch, area).met
     # the final score counts every pawn's points once (its pawn lines)
-    return scoring.final_score(area).total + _pawn_bonus(area) - (0 if met else 100)
+    return scoring.score_total(area) + _pawn_bonus(area) - (0 if met else 100)
 
 
 def beam_policy(
