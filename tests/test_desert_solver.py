@@ -339,3 +339,32 @@ def test_the_tile_count_box_holds_every_layout_so_its_optimum_is_the_games(setup
     assert res["status"] == "optimal"
     # a straight line of the 4 tiles fits in the 4 x 4 box: the brute force in that box is unrestricted
     assert res["evaluation"]["score"] == res["model_objective"] == _brute_force(setup, tiles, tokens, (4, 4), None)
+
+
+def test_large_neighbourhood_search_keeps_only_layouts_the_referee_scores_higher(setup):
+    """Each LNS step is judged by the referee; the layout returned replays legally, meets the
+    mission and scores what the search says, at least the starting layout's score."""
+    from models.desert_layout import LayoutProblem, Offer
+    from models.desert_layout.lns import improve
+
+    mk = small_market(setup, 5, 3)
+    ch = setup.challenges.get("sharp-boundary")
+    start = play_policy(setup, mk, ch, "greedy")
+    ev0 = evaluate(setup, start, ch, mk)
+    assert ev0["legal"] and ev0["mission_met"]
+    taken = [Offer(o.number, [list(o.columns[rp.column - 1])], list(o.tokens)) for o, rp in zip(mk.rounds, start.rounds)]
+    problem = LayoutProblem(setup.tileset, setup.ruleset, ch, taken, 6, 6)
+    judged = []
+
+    def judge(lay):
+        lay.seed = mk.seed
+        ev = evaluate(setup, lay, ch, mk)
+        judged.append(ev["score"])
+        return ev["score"] if ev["legal"] and ev["mission_met"] else None
+
+    res = improve(problem, start, judge, units=4, window_units=2)
+    assert res.steps == 2 and len(judged) >= 1 + res.steps - sum(1 for w, m, s in res.log if m is None)
+    assert res.consistent
+    ev = evaluate(setup, res.layout, ch, mk)
+    assert ev["legal"] and ev["mission_met"] and ev["score"] == res.score >= ev0["score"]
+    assert [rp.column for rp in res.layout.rounds] == [rp.column for rp in start.rounds]
