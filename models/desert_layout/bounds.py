@@ -106,22 +106,24 @@ def line_bounds(
     columns: list[list[list[str]]],
     tokens: list[list[str]],
     box: tuple[int, int] | None = None,
+    parts: tuple[str, ...] = ("reach", "timed"),
 ) -> LineBounds:
     """Upper bounds per line and in total; ``columns[r]`` are round r's offered columns
     (one column when the tiles are fixed), ``tokens[r]`` its active tokens.  Remembered
-    for the last few markets (the model and the benchmark ask for the same one)."""
+    for the last few markets (the model and the benchmark ask for the same one).  ``parts``
+    leaves out the camel-reach or the timed pawn bound (for the benchmark's ablation)."""
     key = (id(tileset), id(ruleset), tuple(tuple(tuple(c) for c in cols) for cols in columns),
-           tuple(tuple(t) for t in tokens), tuple(box) if box else None)
+           tuple(tuple(t) for t in tokens), tuple(box) if box else None, tuple(parts))
     if key not in _CACHE:
         if len(_CACHE) > 16:
             _CACHE.clear()
         # the tile set and ruleset are kept alive with the entry, so their ids are not reused
-        _CACHE[key] = (tileset, ruleset, _line_bounds(tileset, ruleset, columns, tokens, box))
+        _CACHE[key] = (tileset, ruleset, _line_bounds(tileset, ruleset, columns, tokens, box, parts))
     lb = _CACHE[key][2]
     return LineBounds(lb.total, dict(lb.lines), lb.choices, lb.best_choice)
 
 
-def _line_bounds(tileset, ruleset, columns, tokens, box) -> LineBounds:
+def _line_bounds(tileset, ruleset, columns, tokens, box, parts) -> LineBounds:
     rs = ruleset
     types = list(rs["landmark_types"])
     start = column_summary([tileset.start], types)
@@ -166,7 +168,8 @@ def _line_bounds(tileset, ruleset, columns, tokens, box) -> LineBounds:
             pins = [a + b for a, b in zip(pins, c.pins)]
             # Desert Stations one camel can reach by then: at most the stations there can
             # be (a trail side facing a railroad/highway side) and its network's reach.
-            by_round.append((list(pins), min(trail, rh, camel_reach(excess))))
+            reach = camel_reach(excess) if "reach" in parts else trail
+            by_round.append((list(pins), min(trail, rh, reach)))
         rect = rs["rectangle_points_per_tile"] * _largest_block(tiles, box)
         cities = rs["city_points_per_icon"] * icons if city_tiles >= rs["city_min_group"] else 0
         lms, _ = landmark_sets(dict(zip(types, marks)), set_pts)
@@ -202,6 +205,8 @@ def _line_bounds(tileset, ruleset, columns, tokens, box) -> LineBounds:
     timed_memo: dict = {}
 
     def refined(row) -> int:
+        if "timed" not in parts:
+            return row[1]
         key = row[3]
         if key not in timed_memo:
             timed_memo[key] = _timed_pawn_bound(kinds_of, opp_rounds, key, rs["camel_pawns"], cap, per, ccap, cper)
