@@ -61,7 +61,7 @@ def test_solve_tiles_writes_a_layout_the_scorer_replays(run_cli, tmp_path):
 
 def test_game_prints_foresight_online_and_random(run_cli, tmp_path):
     out = tmp_path / "best.toml"
-    res = run_cli("desert", "game", "--challenge", "desert-of-death", "--seed", "3", "--time-limit", "3", "--json", "--out", out)
+    res = run_cli("desert", "game", "--challenge", "desert-of-death", "--seed", "3", "--time-limit", "1", "--json", "--out", out)
     assert res.code == 0, res.err
     js = json.loads(res.out)
     for key in ("challenge", "seed", "score", "stars", "proof", "bound", "seconds", "mission_met", "online", "random", "assumptions"):
@@ -74,7 +74,7 @@ def test_game_prints_foresight_online_and_random(run_cli, tmp_path):
         again = json.loads(run_cli("desert", "score", out, "--json").out)
         assert again["legal"] and again["score"] == js["score"] and again["mission_met"]
     assert js["online"]["policy"] == "rollout" and js["greedy"]["score"] is not None
-    text = run_cli("desert", "game", "--challenge", "desert-of-death", "--seed", "3", "--time-limit", "2", "--online", "greedy")
+    text = run_cli("desert", "game", "--challenge", "desert-of-death", "--seed", "3", "--time-limit", "1", "--online", "greedy")
     assert "Perfect foresight" in text.out and "Online policy (greedy" in text.out and "Random legal placer" in text.out
     bad = run_cli("desert", "game", "--challenge", "desert-of-death", "--seed", "3", "--online", "oracle")
     assert bad.code == 2 and "--online" in bad.err

@@ -277,3 +277,24 @@ def test_largest_rectangle_without_gaps(cells):
     assert size == _brute_rectangle(cells)
     x0, y0, x1, y1 = box
     assert all((x, y) in cells for x in range(x0, x1 + 1) for y in range(y0, y1 + 1))
+
+
+def test_the_policies_quick_total_is_the_scorers_total(setup):
+    """score_total (the policies' fast valuation) equals final_score's total, round by round,
+    on random and greedy games of every challenge."""
+    from dataclasses import replace
+
+    from solver.desert.game import play_policy
+    from solver.desert.layout import replay
+    from solver.desert.market import draw_market
+
+    checked = 0
+    for seed, kind in [(0, "random"), (1, "greedy"), (2, "random"), (3, "random")]:
+        mk = draw_market(seed, setup.tileset, setup.ruleset)
+        ch = setup.challenges.get(["sharp-boundary", "lost-world", "desert-of-death"][seed % 3])
+        lay = play_policy(setup, mk, ch, kind)
+        for k in range(1, len(lay.rounds) + 1):
+            area = replay(replace(lay, rounds=lay.rounds[:k]), setup.tileset, setup.ruleset, mk).area
+            assert scoring.score_total(area) == scoring.final_score(area).total, (seed, kind, k)
+            checked += 1
+    assert checked == 32

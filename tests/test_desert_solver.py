@@ -80,16 +80,26 @@ def test_model_scores_fixed_layouts_exactly_as_the_referee(setup):
         assert sol.objective == ev["score"], (seed, kind, sol.terms, ev["lines"])
 
 
-def _brute_force(setup, tiles, tokens, box, ch):
-    """Best score over every legal placement sequence and pawn choice (the referee's rules)."""
+def _brute_force(setup, tiles, tokens, box, ch, per_line=False):
+    """Best score over every legal placement sequence and pawn choice (the referee's rules);
+    with ``per_line``, the best of each score line on its own (pawn lines summed) and the total."""
     rs, ts = setup.ruleset, setup.tileset
     best = [None]
+    lines: dict[str, int] = {}
 
     def with_pawns(area, i):
         if i == len(tokens):
             if ch is None or missions.check(ch, area).met:
-                s = final_score(area).total
+                rep = final_score(area)
+                s = rep.total
                 best[0] = s if best[0] is None else max(best[0], s)
+                if per_line:
+                    here: dict[str, int] = {}
+                    for line in rep.lines:
+                        key = "pawns" if line.key.startswith("pawns") else line.key
+                        here[key] = here.get(key, 0) + line.points
+                    for key, val in here.items():
+                        lines[key] = max(lines.get(key, val), val)
             return
         with_pawns(area, i + 1)  # the token may go unused
         for kind in PAWN_KINDS:
@@ -123,7 +133,7 @@ def _brute_force(setup, tiles, tokens, box, ch):
         area = PlayArea(ts, rs)
         area.place(start, (0, 0), 0)
         dfs(area, tiles)
-    return best[0]
+    return (best[0], lines) if per_line else best[0]
 
 
 @pytest.mark.parametrize("cid", [None] + CHALLENGES)
@@ -190,12 +200,114 @@ def test_line_bounds_are_never_below_the_exhaustive_optimum(setup):
     assert lb.total >= best
 
 
+@pytest.mark.parametrize("tiles", [["D01", "D02", "C05"], ["D05", "D01", "C13"], ["D03", "D23", "C14"]])
+def test_camel_reach_bound_is_never_below_the_exhaustive_best_of_any_line(setup, tiles):
+    """The trail-degree bound on a camel's Desert Stations (straights and curves add none, a T
+    one, a cross two) cuts the camel's points, and every line's bound is still at least the
+    best that line reaches over every legal layout of the tiles (exhaustive enumeration)."""
+    from models.desert_layout.bounds import line_bounds
+
+    tokens = ["camel"]
+    best, lines = _brute_force(setup, tiles, tokens, (4, 4), None, per_line=True)
+    lb = line_bounds(setup.tileset, setup.ruleset, [[tiles]], [tokens], None)
+    assert lb.total >= best
+    for key, val in lines.items():
+        assert lb.lines[key] >= val, (key, val, lb.lines)
+    # the reach bound is what bounds the camel here: fewer than the trail sides placed
+    trail = sum(1 for t in tiles for s in setup.tileset.get(t).sides if s == "desert-trail")
+    assert lb.lines["pawns"] < trail
+
+
+def _brute_force_rounds(setup, rounds, box):
+    """Best of each score line (pawn lines summed) and of the total over every legal game of
+    a few rounds: each round's tiles in any order and any subset (taken tiles are optional),
+    then its tokens used or not, on any free pinpoint (the referee's rules)."""
+    rs, ts = setup.ruleset, setup.tileset
+    best: dict[str, int] = {}
+
+    def fits(area, cell):
+        xs = [c[0] for c in area.grid] + [cell[0]]
+        ys = [c[1] for c in area.grid] + [cell[1]]
+        return max(xs) - min(xs) < box[0] and max(ys) - min(ys) < box[1]
+
+    def pawns(area, r, i):
+        tokens = rounds[r][1]
+        if i == len(tokens):
+            tiles_of(area, r + 1, list(rounds[r + 1][0]) if r + 1 < len(rounds) else None)
+            return
+        pawns(area, r, i + 1)
+        for kind in PAWN_KINDS:
+            if token_allows(tokens[i], kind, rs):
+                for cell, idx in area.free_pinpoints(kind):
+                    a2 = area.copy()
+                    pawn = Pawn(cell, idx, kind, tokens[i], r + 1)
+                    pawn.points = pawn_points(a2, pawn)
+                    a2.pawns.append(pawn)
+                    a2.used_pins.add((cell, idx))
+                    pawns(a2, r, i + 1)
+
+    def tiles_of(area, r, left):
+        if left is None:  # the game is over
+            rep = final_score(area)
+            here = {"total": rep.total}
+            for line in rep.lines:
+                key = "pawns" if line.key.startswith("pawns") else line.key
+                here[key] = here.get(key, 0) + line.points
+            for key, val in here.items():
+                best[key] = max(best.get(key, val), val)
+            return
+        pawns(area, r, 0)  # the rest of the round's tiles may be left out
+        for tid in sorted(set(left)):
+            rest = list(left)
+            rest.remove(tid)
+            for cell, ot in area.legal_spots(ts.get(tid)):
+                if fits(area, cell):
+                    a2 = area.copy()
+                    a2.place(ot, cell, r + 1)
+                    tiles_of(a2, r, rest)
+
+    area = PlayArea(ts, rs)
+    area.place(ts.start, (0, 0), 0)
+    tiles_of(area, 0, list(rounds[0][0]))
+    return best
+
+
+@pytest.mark.parametrize("rounds", [
+    [(["C05"], ["star"]), (["C07", "D03"], ["star", "car"])],
+    [(["D05"], ["camel"]), (["C13", "D01"], ["camel", "star"])],
+])
+def test_timed_pawn_bound_is_never_below_the_exhaustive_best_of_a_two_round_game(setup, rounds):
+    """Pawns need a pinpoint on a tile placed by their round and the j-th of a kind scores at
+    most j: the timed bound (a dynamic programme over the tokens in order) and every other
+    line's bound stay at or above the best each reaches over every legal two-round game."""
+    from models.desert_layout.bounds import line_bounds
+
+    best = _brute_force_rounds(setup, rounds, (4, 4))
+    lb = line_bounds(setup.tileset, setup.ruleset, [[tiles] for tiles, _ in rounds], [toks for _, toks in rounds], None)
+    assert lb.total >= best["total"], (lb, best)
+    for key, val in best.items():
+        if key != "total":
+            assert lb.lines[key] >= val, (key, val, lb.lines)
+
+
+def test_timed_pawn_bound_cuts_the_per_opportunity_and_per_kind_bounds(setup):
+    """On a full market the timed pawn bound is below both cheaper pawn bounds (a) and (b)."""
+    from models.desert_layout import bounds
+
+    mk = draw_market(0, setup.tileset, setup.ruleset)
+    cols = [[list(c) for c in o.columns] for o in mk.rounds]
+    toks = [list(o.tokens) for o in mk.rounds]
+    lb = bounds.line_bounds(setup.tileset, setup.ruleset, cols, toks, (6, 6))
+    cheap = bounds.line_bounds(setup.tileset, setup.ruleset, cols, toks, (6, 6), parts=("reach",))
+    assert lb.lines["pawns"] < cheap.lines["pawns"] and lb.total < cheap.total
+
+
 def test_line_bounds_hold_for_every_policy_game(setup):
     """Each referee score line of full games (greedy and random policies) is within its bound, and so is the total."""
     from models.desert_layout.bounds import line_bounds
 
     box = tuple(setup.ruleset["play_area_bound"])
-    for seed in range(3):
+    for seed in range(2):
         mk = draw_market(seed, setup.tileset, setup.ruleset)
         lb = line_bounds(setup.tileset, setup.ruleset, [[list(c) for c in o.columns] for o in mk.rounds],
                          [list(o.tokens) for o in mk.rounds], box)
@@ -220,3 +332,32 @@ def test_the_tile_count_box_holds_every_layout_so_its_optimum_is_the_games(setup
     assert res["status"] == "optimal"
     # a straight line of the 4 tiles fits in the 4 x 4 box: the brute force in that box is unrestricted
     assert res["evaluation"]["score"] == res["model_objective"] == _brute_force(setup, tiles, tokens, (4, 4), None)
+
+
+def test_large_neighbourhood_search_keeps_only_layouts_the_referee_scores_higher(setup):
+    """Each LNS step is judged by the referee; the layout returned replays legally, meets the
+    mission and scores what the search says, at least the starting layout's score."""
+    from models.desert_layout import LayoutProblem, Offer
+    from models.desert_layout.lns import improve
+
+    mk = small_market(setup, 5, 3)
+    ch = setup.challenges.get("sharp-boundary")
+    start = play_policy(setup, mk, ch, "greedy")
+    ev0 = evaluate(setup, start, ch, mk)
+    assert ev0["legal"] and ev0["mission_met"]
+    taken = [Offer(o.number, [list(o.columns[rp.column - 1])], list(o.tokens)) for o, rp in zip(mk.rounds, start.rounds)]
+    problem = LayoutProblem(setup.tileset, setup.ruleset, ch, taken, 6, 6)
+    judged = []
+
+    def judge(lay):
+        lay.seed = mk.seed
+        ev = evaluate(setup, lay, ch, mk)
+        judged.append(ev["score"])
+        return ev["score"] if ev["legal"] and ev["mission_met"] else None
+
+    res = improve(problem, start, judge, units=4, window_units=2)
+    assert res.steps == 2 and len(judged) >= 1 + res.steps - sum(1 for w, m, s in res.log if m is None)
+    assert res.consistent
+    ev = evaluate(setup, res.layout, ch, mk)
+    assert ev["legal"] and ev["mission_met"] and ev["score"] == res.score >= ev0["score"]
+    assert [rp.column for rp in res.layout.rounds] == [rp.column for rp in start.rounds]

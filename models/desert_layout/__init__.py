@@ -34,6 +34,12 @@ How the rules are encoded (each constraint below names the rule it encodes):
   (one column per round at most) and the tokens, as its variable's domain, and a
   few redundant aggregate constraints; CP-SAT's LP alone did not link the terms.
 
+* The per-line bounds of bounds.py (max over column choices: rectangle, cities, landmark
+  sets, a timed pawn bound with the camel-reach bound) bound the objective and each line.
+
+:mod:`models.desert_layout.lns` improves a legal layout by re-placing windows of two rounds
+with the rest pinned (a restriction: better layouts, never a bound).
+
 :func:`solve` always starts from a complete, legal hint (a given layout, such as a
 policy's, or the start tile alone), settled by first solving the model with that
 layout pinned.

@@ -25,7 +25,7 @@ from solver.desert.tiles import (
     opposite,
 )
 
-from models.desert_layout.bounds import line_bounds
+from models.desert_layout.bounds import column_summary, camel_reach, line_bounds
 from models.desert_layout.problem import PAIRS, Border, Cell, Item, LayoutModel, LayoutProblem, Opp, _kinds_for, _opportunities, border
 
 
@@ -273,7 +273,15 @@ def build_model(problem: LayoutProblem) -> LayoutModel:
             if pins_offered(k, o.round) == 0:
                 continue
             if k == "camel":
-                best = max(best, rs["camel_points_cap"])
+                # A camel's trail network holds at most camel_reach(excess) Desert Stations
+                # (the trail-degree argument in bounds.py), excess summed over the tiles
+                # that can be placed by then (the largest column each round).
+                excess = sum(
+                    max((sum(column_summary([ts.get(t)], []).trail_excess for t in col) for col in off.columns), default=0)
+                    for off in problem.offers
+                    if off.round <= o.round
+                )
+                best = max(best, min(rs["camel_points_cap"], rs["camel_points_per_station"] * camel_reach(excess)))
                 continue
             before = sum(1 for q in lm.opps if (q.round, q.slot) < (o.round, o.slot) and k in _kinds_for(q.token, rs))
             same = min(1 + before, pins_offered(k, o.round))

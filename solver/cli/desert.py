@@ -267,7 +267,7 @@ def solve_cmd(
         res.update(status=pf["status"], layout=pf["layout"], evaluation=pf["evaluation"], seconds=pf["seconds"])
         title = (
             f"Perfect-foresight layout for seed {seed} ({ch.name}); the columns are chosen too. "
-            f"Best layout from: {pf['best_from']} (beam search and the online policy hint the CP-SAT model)"
+            f"Best layout from: {pf['best_from']} (beam searches and the online policy start a large-neighbourhood search with the CP-SAT model; bound: the line bound in the box)"
         )
     ev = res["evaluation"]
     if ev is not None and res["layout"] is not None:

@@ -56,22 +56,23 @@ def desert_stations(area: "PlayArea") -> list[Node]:
 
 def build(area: "PlayArea", trail_only: bool) -> UnionFind:
     uf = UnionFind()
-    for cell, placed in area.grid.items():
+    parent = uf.parent
+    find = uf.find
+    grid = area.grid
+    for cell, placed in grid.items():
         t = placed.tile
-        for rt in t.routes:
-            kinds = {t.sides[d] for d in rt.sides}
-            if trail_only and kinds != {TRAIL}:
-                continue
-            sides = sorted(rt.sides)
-            for d in sides:
-                uf.add((cell, d))
+        for sides in (t.trail_route_sides if trail_only else t.route_side_lists):
+            first = (cell, sides[0])
+            parent.setdefault(first, first)
             for d in sides[1:]:
-                uf.union((cell, sides[0]), (cell, d))
-    for cell, placed in area.grid.items():
+                node = (cell, d)
+                parent.setdefault(node, node)
+                uf.union(first, node)
+    matches = area.ruleset.matches
+    for (x, y), placed in grid.items():
         t = placed.tile
-        for d in (1, 2):  # east and south: each border once
-            nb = neighbour(cell, d)
-            other = area.grid.get(nb)
+        for d, nb in ((1, (x + 1, y)), (2, (x, y + 1))):  # east and south: each border once
+            other = grid.get(nb)
             if other is None:
                 continue
             a, b = t.sides[d], other.tile.sides[opposite(d)]
@@ -79,11 +80,13 @@ def build(area: "PlayArea", trail_only: bool) -> UnionFind:
                 continue
             if trail_only and not (a == TRAIL and b == TRAIL):
                 continue
-            if not area.ruleset.matches(a, b):
+            if not matches(a, b):
                 continue
-            uf.add((cell, d))
-            uf.add((nb, opposite(d)))
-            uf.union((cell, d), (nb, opposite(d)))
+            n1, n2 = ((x, y), d), (nb, opposite(d))
+            parent.setdefault(n1, n1)
+            parent.setdefault(n2, n2)
+            if find(n1) != find(n2):
+                uf.union(n1, n2)
     return uf
 
 

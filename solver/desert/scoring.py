@@ -142,6 +142,25 @@ def city_groups(area: "PlayArea") -> list[list[Cell]]:
     return orthogonal_groups({c for c, p in area.grid.items() if p.tile.cities > 0})
 
 
+def score_total(area: "PlayArea") -> int:
+    """``final_score(area).total`` without the report (the policies value thousands of
+    trial areas a game); a test holds the two equal."""
+    rs = area.ruleset
+    total = sum(p.points for p in area.pawns)
+    total += largest_rectangle(set(area.grid))[0] * rs["rectangle_points_per_tile"]
+    for g in city_groups(area):
+        if len(g) >= rs["city_min_group"]:
+            total += sum(area.grid[c].tile.cities for c in g) * rs["city_points_per_icon"]
+    if any(p.tile.landmarks for p in area.grid.values()):
+        counts: dict[str, int] = {}
+        for _, typ, act in active_landmarks(area)[0]:
+            if act:
+                counts[typ] = counts.get(typ, 0) + 1
+        total += landmark_sets(counts, rs["landmark_set_points"])[0]
+    total -= rs["openings_penalty"] * len(openings(area))
+    return total
+
+
 def final_score(area: "PlayArea") -> ScoreReport:
     rs = area.ruleset
     rep = ScoreReport()

@@ -128,6 +128,16 @@ class Tile:
                 out[d] = i
         return tuple(out)
 
+    @cached_property
+    def route_side_lists(self) -> tuple[tuple[int, ...], ...]:
+        """Each route's sides, sorted (the networks join them)."""
+        return tuple(tuple(sorted(rt.sides)) for rt in self.routes)
+
+    @cached_property
+    def trail_route_sides(self) -> tuple[tuple[int, ...], ...]:
+        """The sides of each route drawn only with Desert Trails (the camels' networks)."""
+        return tuple(tuple(sorted(rt.sides)) for rt in self.routes if all(self.sides[d] == TRAIL for d in rt.sides))
+
     def route_kinds(self, i: int) -> frozenset[str]:
         return frozenset(self.sides[d] for d in self.routes[i].sides)
 
