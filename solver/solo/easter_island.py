@@ -8,10 +8,13 @@ Approach (measured in benchmarks/easter_island.py):
    of a round, and the cheapest-in-tiles network joining all ruins (a proven
    bound from the Steiner optimizer) must be laid at 3 tiles a round, 4 in the
    rounds with Engineer, which the action blockers allow at most once in every
-   four selections.
+   four selections. The CP-SAT relaxation (models/solo_game/relaxation.py)
+   raises the bound where it is INFEASIBLE.
 3. A plan: beam search over whole rounds on the rules engine, building the
    proven cheapest network link by link and choosing shipments by graph search
-   over what is built. Every plan it returns is replayed by the referee.
+   over what is built; then the CP-SAT restriction (models/solo_game/restriction.py,
+   solver/solo/island_plans.py) started from the beam's plan, for fewer rounds
+   and fewer shares. Every plan is replayed by the referee before it is kept.
 4. The minimum is "proved" only when the plan's round count meets the bound.
 """
 from __future__ import annotations

@@ -146,7 +146,9 @@ def plan_spec(state, per_pair: int = 2, max_links: int = 4, per_cube: int = 15,
     pairs = {pair(link.a, link.b) for link in links} | set(prebuilt)
     routes = cube_routes(state, pairs, base.towns, max_links, per_cube)
     for key, extra in extra_routes.items():
-        routes[key] = list(dict.fromkeys(list(routes.get(key, [])) + extra))
+        # a hinted route counts only where every hop is a candidate (or existing) link
+        usable = [route for route in extra if all(hop in pairs for hop in route.hops())]
+        routes[key] = list(dict.fromkeys(list(routes.get(key, [])) + usable))
     cubes = []
     for origin, goods in sorted(state.goods.items()):
         for pos, colour in enumerate(goods):
