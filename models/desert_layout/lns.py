@@ -20,8 +20,8 @@ from solver import interrupt
 from solver.desert.layout import Layout
 
 from models.desert_layout.build import build_model
-from models.desert_layout.problem import Item, LayoutProblem
-from models.desert_layout.solve import configure, extract
+from models.desert_layout.problem import LayoutProblem
+from models.desert_layout.solve import configure, extract, placement_counts
 
 # Deterministic work units of one window's search (about seconds of one idle core).
 WINDOW_UNITS = 4.0
@@ -45,16 +45,9 @@ def windows(rounds: list[int], size: int = 2) -> list[tuple[int, ...]]:
 
 def _pin_outside(lm, layout: Layout, model: cp_model.CpModel, window: set[int]) -> None:
     """Pin ``model`` (a clone of lm's) to ``layout`` outside the window's rounds."""
-    ts = lm.problem.tileset
-    want: dict = {}
+    want = placement_counts(lm, layout)
     for rp in layout.rounds:
         col = (rp.column - 1) if rp.column and lm.problem.choose_columns else 0
-        for tp in rp.tiles:
-            tt = ts.get(tp.tile)
-            ot = tt.rotated(tp.rotation)
-            rot = next(o.rotation for o in tt.distinct_rotations if o.signature() == ot.signature())
-            key = (Item(rp.number, col, tp.tile), tp.at, rot)
-            want[key] = want.get(key, 0) + 1
         if rp.number not in window and lm.problem.choose_columns:
             for (r, k), v in lm.take.items():
                 if r == rp.number:

@@ -153,19 +153,26 @@ def solve(
     return LayoutSolution(status, None, None, bound, secs, hinted=hinted, wall_capped=capped)
 
 
-def _fix_to(lm: LayoutModel, layout: Layout, model: cp_model.CpModel) -> None:
-    """Force ``model`` (lm's model or a clone) to one layout's tiles, rotations and pawns."""
-    p = lm.problem
-    ts = p.tileset
-    want = {}
+def placement_counts(lm: LayoutModel, layout: Layout) -> dict:
+    """(item, cell, model rotation) -> how many such placements the layout has (its tiles in the model's terms)."""
+    ts = lm.problem.tileset
+    want: dict = {}
     for rp in layout.rounds:
-        col = (rp.column - 1) if rp.column else 0
+        col = (rp.column - 1) if rp.column and lm.problem.choose_columns else 0
         for tp in rp.tiles:
             tt = ts.get(tp.tile)
             ot = tt.rotated(tp.rotation)
             rot = next(o.rotation for o in tt.distinct_rotations if o.signature() == ot.signature())
             key = (Item(rp.number, col, tp.tile), tp.at, rot)
             want[key] = want.get(key, 0) + 1
+    return want
+
+
+def _fix_to(lm: LayoutModel, layout: Layout, model: cp_model.CpModel) -> None:
+    """Force ``model`` (lm's model or a clone) to one layout's tiles, rotations and pawns."""
+    p = lm.problem
+    ts = p.tileset
+    want = placement_counts(lm, layout)
     for key, v in lm.place.items():
         model.Add(v == want.get(key, 0))
     missing = [k for k in want if k not in lm.place]
