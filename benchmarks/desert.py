@@ -98,7 +98,8 @@ def main(argv: list[str] | None = None) -> int:
             toks = [list(o.tokens) for o in market.rounds]
             lb_box = line_bounds(setup.tileset, setup.ruleset, cols, toks, tuple(setup.ruleset["play_area_bound"]))
             lb_any = line_bounds(setup.tileset, setup.ruleset, cols, toks, None)
-            bound = res["bound"] if res["bound"] is not None else lb_box.total
+            # the game's bound: no box (the 6x6 box is an assumption of the search, not of the game)
+            bound = res["bound"] if res["bound"] is not None else lb_any.total
             gap = None if res["score"] is None else bound - res["score"]
             row.update(
                 pf_score=res["score"], pf_proof=res["proof"], pf_bound=bound, pf_gap=gap,
@@ -175,11 +176,12 @@ def summarise(rows, args, setup, seconds, argv) -> str:
         f"them (two-round windows re-placed, the rest pinned; all {args.time_limit:g} units), within a "
         f"{setup.ruleset['play_area_bound'][0]}x{setup.ruleset['play_area_bound'][1]} play area; every layout replayed "
         "by the referee.  ",
-        "Bound = the combinatorial line bound of models/desert_layout/bounds.py within the same play area (per column "
-        "choice: rectangle, cities, landmark sets, and the timed pawn bound with the camel-reach bound; the argument "
-        "for each is in that file, each is tested against exhaustive enumeration); gap = bound - best score; "
-        "proof = optimal only when the best layout reaches the bound; "
-        "`line bound (any area)` is the same bound without the box (rectangle at most the tiles).",
+        "Bound = the combinatorial line bound of models/desert_layout/bounds.py for ANY play area, so a bound on "
+        "every legal layout of the game (per column choice: rectangle at most the tiles, cities, landmark sets, and "
+        "the timed pawn bound with the camel-reach bound; the argument for each is in that file, each is tested "
+        "against exhaustive enumeration); gap = bound - best score; proof = optimal only when the best layout "
+        "reaches the bound; `line bound (in box)` is the same bound inside the assumed box the search uses "
+        "(largest rectangle that fits), shown for comparison only: it is not a bound on the game.",
         "",
         "Numbers are about the STAND-IN tile catalogues and the assumed core values (instances/desert/ruleset.toml).",
         "",
@@ -195,7 +197,7 @@ def summarise(rows, args, setup, seconds, argv) -> str:
             lines += [
                 f"- perfect foresight ({len(pf)} seeds): score {_stats([r['pf_score'] for r in pf])}",
                 f"  - proof status: " + ", ".join(f"{k} {v}" for k, v in sorted(proofs.items())),
-                f"  - bound: {_stats([r['pf_bound'] for r in pf])}; combinatorial line bound alone: "
+                f"  - bound: {_stats([r['pf_bound'] for r in pf])}; the same inside the search's box (not a game bound): "
                 f"{_stats([r['pf_line_bound'] for r in pf])}",
                 f"  - gap bound - best: {_stats([r['pf_gap'] for r in pf])}; in % of the best: "
                 f"{_stats([r['pf_gap_pct'] for r in pf])}",
@@ -214,13 +216,13 @@ def summarise(rows, args, setup, seconds, argv) -> str:
                 f"  - gap perfect foresight - online: {_stats([r.get('gap_pf_online') for r in pf])}",
             ]
         if pf:
-            lines += ["", "  | seed | best | bound | gap | gap % | proof | line bound | line bound (any area) | best from | online |",
-                      "  |---|---|---|---|---|---|---|---|---|---|"]
+            lines += ["", "  | seed | best | bound (any area) | gap | gap % | proof | line bound (in box) | best from | online |",
+                      "  |---|---|---|---|---|---|---|---|---|"]
             for r in pf:
                 lines.append(
                     f"  | {r['seed']} | {r['pf_score']} | {r['pf_bound']} | {r['pf_gap']} | {r['pf_gap_pct']} | {r['pf_proof']}"
                     f"{' (wall cap)' if r.get('pf_wall_capped') else ''} | {r['pf_line_bound']} | "
-                    f"{r['pf_line_bound_any_area']} | {r['pf_best_from']} | {r['online_score']} |"
+                    f"{r['pf_best_from']} | {r['online_score']} |"
                 )
             lines.append("")
         for key, label in (("online", "online policy (rollout)"), ("greedy", "greedy online policy")):

@@ -68,6 +68,15 @@ def test_game_prints_foresight_online_and_random(run_cli, tmp_path):
         assert key in js
     assert js["proof"] in ("optimal", "feasible", "infeasible", "unknown")
     assert js["model_consistent"]
+    # the bound rests on no assumed play-area box: the game's play area is unbounded
+    from solver.desert.game import load_setup
+    from solver.desert.market import draw_market
+    from models.desert_layout.bounds import line_bounds
+    setup = load_setup()
+    market = draw_market(3, setup.tileset, setup.ruleset)
+    cols = [[list(c) for c in o.columns] for o in market.rounds]
+    toks = [list(o.tokens) for o in market.rounds]
+    assert js["bound"] == line_bounds(setup.tileset, setup.ruleset, cols, toks, None).total
     if js["score"] is not None:
         assert js["score"] >= js["online"]["score"] or not js["online"]["mission_met"]
         # the layout behind the perfect-foresight score replays against the seed's market

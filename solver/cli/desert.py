@@ -202,8 +202,10 @@ def _solve_text(res: dict, ch, title: str) -> list[str]:
         area = f"Play area bound: {res['box'][0]}x{res['box'][1]} tiles [ruleset play_area_bound]"
     out = [title, area]
     status = res["status"]
+    # the bound holds for the game when the box holds every layout, or when it was made without a box
+    game_wide = bool(res.get("box_exhaustive") or res.get("bound_any_area"))
     words = {
-        "optimal": "OPTIMAL (proved)" + ("" if res.get("box_exhaustive") else " within the play-area bound"),
+        "optimal": "OPTIMAL (proved)" + ("" if game_wide else " within the play-area bound"),
         "feasible": "feasible, not proved optimal (time limit)",
         "infeasible": "no layout meets the mission (proved)",
         "unknown": "no layout found in the time limit (unknown)",
@@ -212,7 +214,7 @@ def _solve_text(res: dict, ch, title: str) -> list[str]:
         words = "feasible: the starting layout; the search found nothing better in time"
     out.append(f"Solver: {words}; {res['seconds']} s")
     out.append(_mode_text(res))
-    where = "" if res.get("box_exhaustive") else " (within the play-area bound)"
+    where = (" (any play area)" if res.get("bound_any_area") else "") if game_wide else " (within the play-area bound)"
     out.append(
         f"Upper bound on the score{where}: "
         f"{res['bound'] if res['bound'] is not None else 'none (the search stopped before bounding)'}"
@@ -267,7 +269,7 @@ def solve_cmd(
         res.update(status=pf["status"], layout=pf["layout"], evaluation=pf["evaluation"], seconds=pf["seconds"])
         title = (
             f"Perfect-foresight layout for seed {seed} ({ch.name}); the columns are chosen too. "
-            f"Best layout from: {pf['best_from']} (beam searches and the online policy start a large-neighbourhood search with the CP-SAT model; bound: the line bound in the box)"
+            f"Best layout from: {pf['best_from']} (beam searches and the online policy start a large-neighbourhood search with the CP-SAT model; bound: the line bound, for any play area)"
         )
     ev = res["evaluation"]
     if ev is not None and res["layout"] is not None:
@@ -369,7 +371,7 @@ def game_cmd(
     lines.append(
         f"Perfect foresight: {pf if pf is not None else 'no layout meeting the mission found'}"
         f" -> {res['stars']} stars; proof: {res['proof']}; bound {res['bound']} "
-        f"(within a {res['box'][0]}x{res['box'][1]} play area); best from {res['best_from']}"
+        f"(any play area; the search stays within a {res['box'][0]}x{res['box'][1]} box); best from {res['best_from']}"
     )
     lines.append(
         "  stars reachable: "
