@@ -26,7 +26,7 @@ DETERMINISTIC_OPT = typer.Option(True, "--deterministic/--wall-clock", help="Rep
 WORK_OPT = typer.Option(20000, "--work", help="Round plans the plan search may try (reproducible mode).")
 CP_TIME_OPT = typer.Option(2.0, "--cp-time", help="CP-SAT deterministic time limit per model (max_deterministic_time).")
 CP_WORKERS_OPT = typer.Option(1, "--cp-workers", help="CP-SAT workers (fixed, for reproducible answers).")
-PLAN_TIME_OPT = typer.Option(10.0, "--plan-cp-time", help="Deterministic time limit (max_deterministic_time) of the CP-SAT plan model (the restriction over candidate links, started from the beam's plan); 0 skips it. Reproducible like --cp-time: its strategies are interleaved in a fixed order, so the same command gives the same plan.")
+PLAN_TIME_OPT = typer.Option(10.0, "--plan-cp-time", help="Deterministic time limit (max_deterministic_time) of the CP-SAT plan model (the restriction over candidate links, started from the beam's plan: first the squeeze, a plan one round shorter than the best found, with twice this time; then fewer shares); 0 skips it. Reproducible like --cp-time: its strategies are interleaved in a fixed order, so the same command gives the same plan.")
 
 
 def read_setup(inst, difficulty: str, seed: Optional[int], setup_file: Optional[Path], rules=None):
