@@ -7,7 +7,7 @@ none exists.
 """
 from __future__ import annotations
 
-from solver.engine.plan import Plan, replay
+from solver.engine.plan import Plan, RoundPlan, replay
 from solver.engine.state import GameState, Rules
 from solver.solo.easter_island import analyse
 from solver.solo.island_plans import candidate_links, plan_spec, restricted_plan
@@ -32,6 +32,21 @@ def test_restriction_plan_replays_and_clears_at_the_true_minimum():
     result = replay(inst, _plan(inst, RED, rounds))
     assert result.error is None
     assert result.state.cleared_round == truth == 2
+
+
+def test_squeeze_repairs_a_slow_plan_cut_one_round_shorter():
+    # the squeeze of solver/solo/easter_island.analyse: asked for one round fewer than a plan that idles a
+    # round, started from that plan cut short, the restriction finds the true minimum (exhaustive search)
+    inst = instance("tiny/tiny-island-locomotive.toml")
+    state = GameState.new(inst, RED, Rules())
+    fast, _ = restricted_plan(plan_spec(state), 3, PARAMS)
+    slow = [RoundPlan(shares=0, ship=["pass", "pass"])] + fast
+    assert replay(inst, _plan(inst, RED, slow)).state.cleared_round == 3
+    rounds, status = restricted_plan(plan_spec(state, hint=slow), 2, PARAMS, hint=slow)
+    assert rounds is not None, status
+    result = replay(inst, _plan(inst, RED, rounds))
+    assert result.error is None
+    assert result.state.cleared_round == earliest_clear(state, 3) == 2
 
 
 def test_restriction_prints_no_plan_where_none_exists():

@@ -13,8 +13,11 @@ Approach (measured in benchmarks/easter_island.py):
 3. A plan: beam search over whole rounds on the rules engine, building the
    proven cheapest network link by link and choosing shipments by graph search
    over what is built; then the CP-SAT restriction (models/solo_game/restriction.py,
-   solver/solo/island_plans.py) started from the beam's plan, for fewer rounds
-   and fewer shares. Every plan is replayed by the referee before it is kept.
+   solver/solo/island_plans.py): first the squeeze, asked for one round fewer
+   than the best plan and started from that plan cut short (it repairs the
+   cubes the cut plan leaves; when the shorter plan meets the bound, the
+   minimum is proved), then over the whole round range for fewer shares.
+   Every plan is replayed by the referee before it is kept.
 4. The minimum is "proved" only when the plan's round count meets the bound.
 """
 from __future__ import annotations
