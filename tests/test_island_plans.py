@@ -49,6 +49,20 @@ def test_squeeze_repairs_a_slow_plan_cut_one_round_shorter():
     assert result.state.cleared_round == earliest_clear(state, 3) == 2
 
 
+def test_squeeze_completes_a_partial_plan_the_beam_left():
+    # without a plan, analyse hands the beam's furthest partial plan to the restriction: from a plan that
+    # stops after its first round, the restriction finds a whole plan, as early as the truth allows
+    inst = instance("tiny/tiny-island-locomotive.toml")
+    state = GameState.new(inst, RED, Rules())
+    fast, _ = restricted_plan(plan_spec(state), 3, PARAMS)
+    partial = fast[:1]
+    assert replay(inst, _plan(inst, RED, partial)).state.cleared_round is None
+    rounds, status = restricted_plan(plan_spec(state, hint=partial), inst.scenario.rounds, PARAMS, hint=partial)
+    assert rounds is not None, status
+    result = replay(inst, _plan(inst, RED, rounds))
+    assert result.error is None and result.state.cleared_round == earliest_clear(state, 3)
+
+
 def test_restriction_prints_no_plan_where_none_exists():
     # cash binds on this board: exhaustive search finds no clearing play at all
     inst = instance("tiny/tiny-island-cash.toml")

@@ -495,6 +495,7 @@ def analyse(instance: Instance, difficulty: str, setup: Setup, rules: Rules = Ru
             answer.search["referee_rejected"] = check.error or "did not clear"
 
     # 1. A plan: widen the beam until a plan meets the lower bound or the time (work) runs out.
+    partial = None  # without a plan: the furthest the beam got (a hint for the restriction)
     for width in widths(beam_width):
         progress.note(f"beam search, width {width}", rounds=f"{lower}..{answer.upper_bound or limit}")
         planner = planner_for(width)
@@ -503,6 +504,8 @@ def analyse(instance: Instance, difficulty: str, setup: Setup, rules: Rules = Ru
         answer.search["round_plans_tried"] += planner.explored
         if found is not None:
             accept(found)
+        elif planner.partial is not None and (partial is None or len(planner.partial.rounds) >= len(partial.rounds)):
+            partial = planner.partial
         if answer.upper_bound == lower or over():
             break
     # 2. The relaxation (models/solo_game): raise the lower bound while the model is INFEASIBLE.
@@ -522,12 +525,17 @@ def analyse(instance: Instance, difficulty: str, setup: Setup, rules: Rules = Ru
     #    shorter than the best so far, started from that plan cut to the shorter length. Its soft clear
     #    condition counts what the cut plan leaves undone (cubes, ruins), so the search repairs the cut
     #    plan instead of looking for a whole new one. Its plans go through the referee like any other.
+    # Twice the plan model's time: a shorter plan is worth more than fewer shares (easy seeds 3 and 6 of the
+    # benchmark: 10 units repaired neither cut plan, 20 repaired both). At most two attempts a solve.
+    squeeze = dataclasses.replace(params, plan_time=2 * params.plan_time)
+    if relax and params.plan_time > 0 and answer.plan is None and partial is not None:
+        # no plan: the furthest partial plan of the beam, repaired up to the round limit
+        prefix = len(start.rounds) if start is not None else 0
+        _restricted(answer, state0, limit, squeeze, start, accept, key="squeeze", hint=partial.rounds[prefix:])
+        answer.search["squeeze"][-1]["started_from"] = f"the beam's furthest partial plan ({len(partial.rounds)} rounds)"
     if relax and params.plan_time > 0:
-        while answer.plan is not None and answer.upper_bound > lower:
+        while answer.plan is not None and answer.upper_bound > lower and len(answer.search.get("squeeze", [])) < 2:
             before = answer.upper_bound
-            # twice the plan model's time: a shorter plan is worth more than fewer shares (measured: at the
-            # default 10 units the squeeze repaired no cut plan of the benchmark setups it was tried on)
-            squeeze = dataclasses.replace(params, plan_time=2 * params.plan_time)
             _restricted(answer, state0, before - 1, squeeze, start, accept, key="squeeze")
             if answer.upper_bound >= before:
                 break
@@ -574,21 +582,24 @@ def analyse(instance: Instance, difficulty: str, setup: Setup, rules: Rules = Ru
 
 
 def _restricted(answer: Answer, state0, last_round: int, params: SolveParams, start, accept,
-                key: str = "restriction") -> None:
+                key: str = "restriction", hint: list | None = None) -> None:
     """Ask the restriction for a plan by `last_round`, hinted with the best plan so far; the referee decides.
 
-    `key`: where answer.search keeps what happened ("squeeze": a list, one entry per attempt)."""
+    `key`: where answer.search keeps what happened ("squeeze": a list, one entry per attempt).
+    `hint`: plan rounds from state0 to start from (default: the best plan's)."""
     from solver.solo.island_plans import plan_spec, restricted_plan
     from solver.solo.round_search import Node
     progress.note("CP-SAT plan model (restriction)", rounds=f"{answer.lower_bound}..{last_round}")
     prefix = len(start.rounds) if start is not None else 0
-    hint = answer.plan.rounds[prefix:] if answer.plan is not None else None
+    started = "the given rounds" if hint is not None else "the best plan" if answer.plan is not None else "nothing"
+    if hint is None:
+        hint = answer.plan.rounds[prefix:] if answer.plan is not None else None
     spec = plan_spec(state0, hint=hint)
     top = min(last_round, answer.upper_bound or last_round)
     rounds, status = restricted_plan(spec, top, dataclasses.replace(params, deterministic_time=params.plan_time),
                                      hint=hint)
     before = (answer.upper_bound, answer.end_state["shares"] if answer.end_state else None)
-    record = {"status": status, "last_round": top, "candidate_links": len(spec.links)}
+    record = {"status": status, "last_round": top, "candidate_links": len(spec.links), "started_from": started}
     if rounds:
         head = start.rounds if start is not None else []
         accept(Node(state=None, rounds=list(head) + rounds), "CP-SAT restriction (models/solo_game/restriction.py)")

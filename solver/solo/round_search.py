@@ -53,6 +53,7 @@ class RoundPlanner:
         self.deadline = deadline
         self.limit = instance.scenario.rounds
         self.explored = 0
+        self.partial: Node | None = None  # the best kept node of the deepest round reached (when none clears)
         self.work_limit: int | None = None  # deterministic mode: stop after this many round plans, not at a clock
         self._moves: dict[tuple, list] = {}
 
@@ -200,4 +201,5 @@ class RoundPlanner:
                 return None
             live.sort(key=lambda c: self.score(c.state))
             beam = live[: self.beam_width]
+            self.partial = beam[0]
         return None
