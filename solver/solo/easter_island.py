@@ -525,8 +525,8 @@ def analyse(instance: Instance, difficulty: str, setup: Setup, rules: Rules = Ru
     #    shorter than the best so far, started from that plan cut to the shorter length. Its soft clear
     #    condition counts what the cut plan leaves undone (cubes, ruins), so the search repairs the cut
     #    plan instead of looking for a whole new one. Its plans go through the referee like any other.
-    # Twice the plan model's time: a shorter plan is worth more than fewer shares (easy seeds 3 and 6 of the
-    # benchmark: 10 units repaired neither cut plan, 20 repaired both). At most two attempts a solve.
+    # Twice the plan model's time: a shorter plan is worth more than fewer shares (easy seeds 3 and 6:
+    # 10 units repaired neither cut plan, 20 repaired both; benchmarks/squeeze_probe.py). At most two attempts.
     squeeze = dataclasses.replace(params, plan_time=2 * params.plan_time)
     if relax and params.plan_time > 0 and answer.plan is None and partial is not None:
         # no plan: the furthest partial plan of the beam, repaired up to the round limit
