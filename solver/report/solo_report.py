@@ -132,10 +132,10 @@ def answer_text(data: dict, instance: Instance, rules) -> str:
         source = (data.get("search") or {}).get("plan_source")
         if source:
             L.append(f"  plan from: {source}; replayed by the referee")
-        for attempt in (data.get("search") or {}).get("squeeze") or []:
-            L.append(f"  squeeze: {attempt.get('started_from', 'the best plan')} asked to clear by round "
-                     f"{attempt['last_round']}, repaired by the restriction: "
-                     + ("a better plan" if attempt.get("improved") else f"nothing better ({attempt['status']})"))
+    for attempt in (data.get("search") or {}).get("squeeze") or []:
+        L.append(f"  squeeze: {attempt.get('started_from', 'the best plan')} asked to clear by round "
+                 f"{attempt['last_round']}, repaired by the restriction: "
+                 + ("a better plan" if attempt.get("improved") else f"nothing better ({attempt['status']})"))
     lock = data.get("blocker_lock")
     if lock:
         L.append(f"Blocker lock from round {lock['round']} of the plan: {lock['reason']}")

@@ -530,9 +530,8 @@ def analyse(instance: Instance, difficulty: str, setup: Setup, rules: Rules = Ru
     squeeze = dataclasses.replace(params, plan_time=2 * params.plan_time)
     if relax and params.plan_time > 0 and answer.plan is None and partial is not None:
         # no plan: the furthest partial plan of the beam, repaired up to the round limit
-        prefix = len(start.rounds) if start is not None else 0
-        _restricted(answer, state0, limit, squeeze, start, accept, key="squeeze", hint=partial.rounds[prefix:])
-        answer.search["squeeze"][-1]["started_from"] = f"the beam's furthest partial plan ({len(partial.rounds)} rounds)"
+        _restricted(answer, state0, limit, squeeze, start, accept, key="squeeze",
+                    hint=(partial.rounds, f"the beam's furthest partial plan ({len(partial.rounds)} rounds)"))
     if relax and params.plan_time > 0:
         while answer.plan is not None and answer.upper_bound > lower and len(answer.search.get("squeeze", [])) < 2:
             before = answer.upper_bound
@@ -582,18 +581,17 @@ def analyse(instance: Instance, difficulty: str, setup: Setup, rules: Rules = Ru
 
 
 def _restricted(answer: Answer, state0, last_round: int, params: SolveParams, start, accept,
-                key: str = "restriction", hint: list | None = None) -> None:
+                key: str = "restriction", hint: tuple[list, str] | None = None) -> None:
     """Ask the restriction for a plan by `last_round`, hinted with the best plan so far; the referee decides.
 
     `key`: where answer.search keeps what happened ("squeeze": a list, one entry per attempt).
-    `hint`: plan rounds from state0 to start from (default: the best plan's)."""
+    `hint`: (rounds of a plan, start prefix included, and what they are); default: the best plan."""
     from solver.solo.island_plans import plan_spec, restricted_plan
     from solver.solo.round_search import Node
     progress.note("CP-SAT plan model (restriction)", rounds=f"{answer.lower_bound}..{last_round}")
     prefix = len(start.rounds) if start is not None else 0
-    started = "the given rounds" if hint is not None else "the best plan" if answer.plan is not None else "nothing"
-    if hint is None:
-        hint = answer.plan.rounds[prefix:] if answer.plan is not None else None
+    rounds_from, started = hint or ((answer.plan.rounds, "the best plan") if answer.plan is not None else (None, "nothing"))
+    hint = rounds_from[prefix:] if rounds_from is not None else None
     spec = plan_spec(state0, hint=hint)
     top = min(last_round, answer.upper_bound or last_round)
     rounds, status = restricted_plan(spec, top, dataclasses.replace(params, deterministic_time=params.plan_time),
