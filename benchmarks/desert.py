@@ -129,17 +129,29 @@ def main(argv: list[str] | None = None) -> int:
             row["gap_pf_online"] = row["pf_score"] - row["online_score"]
         row["gap_online_random"] = row["online_score"] - row["random_score"]
         rows.append(row)
-    args.out.parent.mkdir(parents=True, exist_ok=True)
-    with args.out.open("w", newline="") as fh:
-        w = csv.DictWriter(fh, fieldnames=FIELDS)
-        w.writeheader()
-        for r in rows:
-            w.writerow({k: r.get(k, "") for k in FIELDS})
+        # every finished seed is on disk at once: a long run that is stopped keeps what it measured
+        _write_rows(args.out, rows)
+        print(f"{cid} seed {seed}: " + ", ".join(f"{k}={row[k]}" for k in ("pf_score", "pf_bound", "pf_proof",
+                                                                      "online_score") if row.get(k) is not None),
+              flush=True)
+    _write_rows(args.out, rows)
     args.load = (load_start, os.getloadavg())
     text = summarise(rows, args, setup, time.perf_counter() - t_start, argv)
     summary_path.write_text(text)
     print(text)
     return 0
+
+
+def _write_rows(out: pathlib.Path, rows: list[dict]) -> None:
+    """The CSV of the rows so far, replaced whole (never half-written)."""
+    out.parent.mkdir(parents=True, exist_ok=True)
+    tmp = out.with_suffix(out.suffix + ".tmp")
+    with tmp.open("w", newline="") as fh:
+        w = csv.DictWriter(fh, fieldnames=FIELDS)
+        w.writeheader()
+        for r in rows:
+            w.writerow({k: r.get(k, "") for k in FIELDS})
+    os.replace(tmp, out)
 
 
 def _share(rows, key, pred) -> str:

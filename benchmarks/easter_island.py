@@ -9,7 +9,10 @@ is printed). The solver runs in reproducible mode: the beam search stops after -
 round plans, CP-SAT (the relaxation in models/solo_game) runs with 1 worker and the
 deterministic time limit --cp-time per model, and the CP-SAT plan model (the restriction)
 --plan-cp-time: first the squeeze (a plan one round shorter than the best, repaired from it,
-with twice that time; column `squeeze`), then over the whole round range (column `restriction`).
+with twice that time, first over the links between the stops the plan joins, then over all
+candidate links; column `squeeze`, "9f:" marks a focused attempt at 9 rounds), then over the whole
+round range (column `restriction`), which like the fewest-shares run at a proved round count gets
+--shares-cp-time. `--jobs 2` solves two setups at once, one process each.
 
 Baseline, measured in the same run: today's beam search alone, which is the solver's first
 phase (same budget, same process): its round count (`beam_rounds`) and its time
@@ -23,7 +26,9 @@ plan's round count, or up to the round limit), or unknown (both bounds printed).
 from __future__ import annotations
 
 import argparse
+import concurrent.futures
 import csv
+import os
 import pathlib
 import statistics
 import sys
@@ -63,7 +68,8 @@ def row_for(a, bag: str, difficulty: str, seed: int) -> dict:
             "beam_seconds": a.search.get("beam_seconds", ""),
             "relaxation": " ".join(f"{e['rounds']}:{e['relaxation']}" for e in a.search.get("relaxation") or []),
             "plan_source": (a.search.get("plan_source") or "").split(" (")[0],
-            "squeeze": " ".join(f"{e['last_round']}:{_restriction_text(e)}" for e in a.search.get("squeeze") or []),
+            "squeeze": "; ".join(f"{e['last_round']}{'f' if e.get('links', '').startswith('the plan') else ''}:"
+                                f"{_restriction_text(e)}" for e in a.search.get("squeeze") or []),
             "restriction": _restriction_text(a.search.get("restriction"))}
 
 
@@ -74,6 +80,26 @@ def _restriction_text(record) -> str:
     return f"{record['status']}" + (" improved" if record.get("improved") else "")
 
 
+def solve_one(task: tuple) -> dict:
+    """One setup in its own call (a worker process with --jobs): the solver, its beam baseline inside."""
+    difficulty, seed, bag, work, params = task
+    inst = load_instance(ROOT / "instances" / "easter-island.toml")
+    setup = draw_setup(inst, difficulty, seed, parse_bag(bag))
+    a = analyse(inst, difficulty, setup, Rules(), time_limit=120.0, budget=work, params=params)
+    return row_for(a, "no-purple" if bag == NO_PURPLE else bag, difficulty, seed)
+
+
+def write_rows(out: pathlib.Path, rows: list[dict]) -> None:
+    """The CSV of the rows so far, replaced whole (a stopped run keeps what it measured)."""
+    out.parent.mkdir(parents=True, exist_ok=True)
+    tmp = out.with_suffix(out.suffix + ".tmp")
+    with tmp.open("w", newline="") as fh:
+        w = csv.DictWriter(fh, fieldnames=FIELDS)
+        w.writeheader()
+        w.writerows(rows)
+    os.replace(tmp, out)
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--seeds", type=int, default=20)
@@ -82,30 +108,34 @@ def main() -> None:
     ap.add_argument("--cp-time", type=float, default=1.0)
     ap.add_argument("--plan-cp-time", type=float, default=10.0,
                     help="deterministic time of the CP-SAT plan model (restriction); 0 runs the solver without it")
+    ap.add_argument("--shares-cp-time", type=float, default=None,
+                    help="deterministic time of the plan model when it only looks for fewer shares (default: "
+                         "--plan-cp-time)")
     ap.add_argument("--difficulties", default="easy,normal,hard")
+    ap.add_argument("--jobs", type=int, default=1,
+                    help="setups solved at once, one process each (each setup's time is its own process's; "
+                         "at most one job per core keeps the times comparable)")
     ap.add_argument("--out", default=str(ROOT / "results" / "easter-island.csv"))
     args = ap.parse_args()
-    inst = load_instance(ROOT / "instances" / "easter-island.toml")
-    params = SolveParams(workers=1, deterministic_time=args.cp_time, plan_time=args.plan_cp_time)
+    params = SolveParams(workers=1, deterministic_time=args.cp_time, plan_time=args.plan_cp_time,
+                         shares_time=args.shares_cp_time)
     print(f"bag: {args.bag}; reproducible mode: --work {args.work} round plans, CP-SAT 1 worker, "
-          f"max_deterministic_time {args.cp_time} per relaxation model, {args.plan_cp_time} for the plan model "
-          "(interleaved search)", flush=True)
+          f"max_deterministic_time {args.cp_time} per relaxation model, {args.plan_cp_time} for the plan model, "
+          f"{params.for_shares().plan_time} when it only looks for fewer shares (interleaved search); "
+          f"{args.jobs} job(s)", flush=True)
     print(",".join(FIELDS), flush=True)
+    tasks = [(d, seed, args.bag, args.work, params) for d in args.difficulties.split(",")
+             for seed in range(1, args.seeds + 1)]
+    out = pathlib.Path(args.out)
+    order = {(t[0], t[1]): i for i, t in enumerate(tasks)}
     rows = []
     t0 = time.time()
-    for difficulty in args.difficulties.split(","):
-        for seed in range(1, args.seeds + 1):
-            setup = draw_setup(inst, difficulty, seed, parse_bag(args.bag))
-            a = analyse(inst, difficulty, setup, Rules(), time_limit=120.0, budget=args.work, params=params)
-            row = row_for(a, "no-purple" if args.bag == NO_PURPLE else args.bag, difficulty, seed)
+    with concurrent.futures.ProcessPoolExecutor(max_workers=max(1, args.jobs)) as pool:
+        for row in pool.map(solve_one, tasks) if args.jobs > 1 else map(solve_one, tasks):
             rows.append(row)
+            rows.sort(key=lambda r: order[r["difficulty"], r["seed"]])
+            write_rows(out, rows)
             print(",".join(str(row[f]) for f in FIELDS), flush=True)
-    out = pathlib.Path(args.out)
-    out.parent.mkdir(parents=True, exist_ok=True)
-    with out.open("w", newline="") as fh:
-        w = csv.DictWriter(fh, fieldnames=FIELDS)
-        w.writeheader()
-        w.writerows(rows)
     print(summary(rows, args.difficulties.split(",")))
     print(f"wall time {time.time() - t0:.0f} s; wrote {out}")
 
@@ -140,6 +170,11 @@ def summary(rows, difficulties) -> str:
         lines.append(f"squeeze (the restriction asked for one round fewer than the best plan, from that plan) ran on "
                      f"{len(squeezed)} setups: a shorter plan on {len(shorter)}, of which "
                      f"{sum(1 for r in shorter if r['proof'] != 'unknown')} now meet their lower bound (proved)")
+        attempts = [a for r in squeezed for a in r["squeeze"].split("; ")]
+        for name, focused in (("focused (the plan's stop pairs)", True), ("whole candidate set", False)):
+            mine = [a for a in attempts if a.split(":")[0].endswith("f") == focused]
+            lines.append(f"  squeeze over {name}: {len(mine)} attempts, "
+                         f"{sum(1 for a in mine if a.endswith('improved'))} gave a shorter plan")
     ran = [r for r in rows if r["restriction"]]
     if ran:
         better = [r for r in ran if r["restriction"].endswith("improved")]

@@ -1,12 +1,14 @@
 """Probe: what the squeeze needs (plan model time) and what the beam needs (round plans), on named setups.
 
-    python benchmarks/squeeze_probe.py [--squeeze easy:3,easy:6] [--times 10,20]
+    python benchmarks/squeeze_probe.py [--squeeze easy:3,easy:6] [--times 10,20] [--links all]
                                        [--beam normal:3,normal:4] [--work 5000] [--big-work 20000]
 
 Squeeze rows: the beam's plan (reproducible mode, --work round plans, no CP-SAT) is cut one round
 short and handed to the CP-SAT restriction (solver/solo/island_plans.restricted_plan) at each
 deterministic time in --times; the plan it returns is replayed by the referee and its clearing
-round recorded. This is how the default (twice --plan-cp-time) was chosen.
+round recorded. This is how the default (twice --plan-cp-time) was chosen. `--links all,focused`
+runs each setup with both candidate sets: all candidate links, or only those between the stops the
+beam's plan joins (plan_spec(focus=True)); the squeeze tries focused first, then all.
 
 Beam rows: the beam alone with --big-work round plans: the round plans it tried until its plan met
 the counting bound (or the budget ran out), to compare with the benchmark's --work.
@@ -34,7 +36,7 @@ from solver.solo.island_plans import plan_spec, restricted_plan  # noqa: E402
 from solver.solo.relaxation import SolveParams  # noqa: E402
 
 FIELDS = ["kind", "difficulty", "seed", "lower_bound", "beam_rounds", "round_plans_tried", "plan_model_time",
-          "status", "cleared_round", "seconds"]
+          "links", "candidate_links", "status", "cleared_round", "seconds"]
 
 
 def _setups(text: str) -> list[tuple[str, int]]:
@@ -56,6 +58,7 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--squeeze", default="easy:3,easy:6")
     ap.add_argument("--times", default="10,20")
+    ap.add_argument("--links", default="all", help="candidate sets to try: all, focused, or both (all,focused)")
     ap.add_argument("--beam", default="normal:3,normal:4")
     ap.add_argument("--work", type=int, default=5000)
     ap.add_argument("--big-work", type=int, default=20000)
@@ -70,9 +73,10 @@ def main() -> None:
         if beam.plan is None or beam.upper_bound <= beam.lower_bound:
             continue
         state = GameState.new(inst, setup, rules)
-        for t in (float(x) for x in args.times.split(",")):
+        for t, links in ((float(x), y) for x in args.times.split(",") for y in args.links.split(",")):
             t0 = time.time()
-            rounds, status = restricted_plan(plan_spec(state, hint=beam.plan.rounds), beam.upper_bound - 1,
+            spec = plan_spec(state, hint=beam.plan.rounds, focus=links == "focused")
+            rounds, status = restricted_plan(spec, beam.upper_bound - 1,
                                              SolveParams(deterministic_time=t, plan_time=t), hint=beam.plan.rounds)
             cleared = None
             if rounds:
@@ -81,7 +85,8 @@ def main() -> None:
                 cleared = check.state.cleared_round if check.error is None else None
             rows.append({"kind": "squeeze", "difficulty": difficulty, "seed": seed, "lower_bound": beam.lower_bound,
                          "beam_rounds": beam.upper_bound, "round_plans_tried": beam.search["round_plans_tried"],
-                         "plan_model_time": t, "status": status, "cleared_round": cleared,
+                         "plan_model_time": t, "links": links, "candidate_links": len(spec.links),
+                         "status": status, "cleared_round": cleared,
                          "seconds": round(time.time() - t0, 1)})
             print(",".join(str(rows[-1][f]) for f in FIELDS), flush=True)
     for difficulty, seed in _setups(args.beam):
@@ -89,7 +94,7 @@ def main() -> None:
         _, beam = _beam(inst, rules, difficulty, seed, args.big_work)
         rows.append({"kind": "beam", "difficulty": difficulty, "seed": seed, "lower_bound": beam.lower_bound,
                      "beam_rounds": beam.upper_bound, "round_plans_tried": beam.search["round_plans_tried"],
-                     "plan_model_time": "", "status": "meets the bound" if beam.upper_bound == beam.lower_bound
+                     "plan_model_time": "", "links": "", "candidate_links": "", "status": "meets the bound" if beam.upper_bound == beam.lower_bound
                      else "above the bound", "cleared_round": beam.upper_bound, "seconds": round(time.time() - t0, 1)})
         print(",".join(str(rows[-1][f]) for f in FIELDS), flush=True)
     out = pathlib.Path(args.out)

@@ -10,7 +10,8 @@ from __future__ import annotations
 from solver.engine.plan import Plan, RoundPlan, replay
 from solver.engine.state import GameState, Rules
 from solver.solo.easter_island import analyse
-from solver.solo.island_plans import candidate_links, plan_spec, restricted_plan
+from models.solo_game.restriction import pair
+from solver.solo.island_plans import candidate_links, hint_links, plan_spec, restricted_plan
 from solver.solo.relaxation import SolveParams
 from tests.helpers import H, instance
 from tests.test_solo_relaxation import RED, earliest_clear
@@ -47,6 +48,37 @@ def test_squeeze_repairs_a_slow_plan_cut_one_round_shorter():
     result = replay(inst, _plan(inst, RED, rounds))
     assert result.error is None
     assert result.state.cleared_round == earliest_clear(state, 3) == 2
+
+
+def test_focused_squeeze_repairs_a_slow_plan_over_its_own_stop_pairs():
+    # the focused squeeze keeps only candidate links between stops the slow plan's links join, and still
+    # finds the true minimum (exhaustive search) on that network
+    inst = instance("tiny/tiny-island-locomotive.toml")
+    state = GameState.new(inst, RED, Rules())
+    fast, _ = restricted_plan(plan_spec(state), 3, PARAMS)
+    slow = [RoundPlan(shares=0, ship=["pass", "pass"])] + fast
+    spec = plan_spec(state, hint=slow, focus=True)
+    joined = {pair(a, b) for a, _, b, _ in hint_links(state, slow)}
+    assert joined and {pair(link.a, link.b) for link in spec.links} == joined
+    assert [link.key for link in spec.links] == list(range(len(spec.links)))
+    rounds, status = restricted_plan(spec, 2, PARAMS, hint=slow)
+    assert rounds is not None, status
+    result = replay(inst, _plan(inst, RED, rounds))
+    assert result.error is None
+    assert result.state.cleared_round == earliest_clear(state, 3) == 2
+
+
+def test_focus_keeps_every_candidate_path_of_the_plans_stop_pairs_only():
+    inst = instance("easter-island.toml")
+    setup = {H("B5"): ["blue", "yellow"], H("G3"): ["yellow"], H("C3"): ["red"], H("D2"): ["red"]}
+    beam = analyse(inst, "easy", setup, Rules(), budget=3000, params=SolveParams(plan_time=0), relax=False)
+    state = GameState.new(inst, setup, Rules())
+    whole = plan_spec(state, hint=beam.plan.rounds)
+    focused = plan_spec(state, hint=beam.plan.rounds, focus=True)
+    joined = {pair(a, b) for a, _, b, _ in hint_links(state, beam.plan.rounds)}
+    assert len(focused.links) < len(whole.links)
+    assert {(x.a, x.b, x.hexes) for x in focused.links} == {
+        (x.a, x.b, x.hexes) for x in whole.links if pair(x.a, x.b) in joined}
 
 
 def test_squeeze_completes_a_partial_plan_the_beam_left():
@@ -107,3 +139,12 @@ def test_plan_model_time_must_be_finite_and_not_negative(run_cli):
     for bad in ("-1", "nan", "inf"):
         res = run_cli("easter-island", "--plan-cp-time", bad)
         assert res.code == 2 and "--plan-cp-time" in res.err
+        res = run_cli("easter-island", "--shares-cp-time", bad)
+        assert res.code == 2 and "--shares-cp-time" in res.err
+
+
+def test_shares_time_applies_only_to_the_fewest_shares_runs():
+    # the squeeze looks for fewer rounds and keeps twice --plan-cp-time; only the shares runs take the shares time
+    params = SolveParams(plan_time=10.0, shares_time=2.0)
+    assert params.for_shares().plan_time == 2.0 and params.plan_time == 10.0
+    assert SolveParams(plan_time=10.0).for_shares().plan_time == 10.0

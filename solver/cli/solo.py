@@ -27,6 +27,7 @@ WORK_OPT = typer.Option(20000, "--work", help="Round plans the plan search may t
 CP_TIME_OPT = typer.Option(2.0, "--cp-time", help="CP-SAT deterministic time limit per model (max_deterministic_time).")
 CP_WORKERS_OPT = typer.Option(1, "--cp-workers", help="CP-SAT workers (fixed, for reproducible answers).")
 PLAN_TIME_OPT = typer.Option(10.0, "--plan-cp-time", help="Deterministic time limit (max_deterministic_time) of the CP-SAT plan model (the restriction over candidate links, started from the beam's plan: first the squeeze, a plan one round shorter than the best found, with twice this time; then fewer shares); 0 skips it. Reproducible like --cp-time: its strategies are interleaved in a fixed order, so the same command gives the same plan.")
+SHARES_TIME_OPT = typer.Option(None, "--shares-cp-time", help="Deterministic time limit of the CP-SAT plan model once it only looks for fewer shares (the round count is proved, or the squeeze found no shorter plan); default: --plan-cp-time. Fewer units answer sooner with possibly more shares; benchmarks/easter_island.py measures the trade.")
 
 
 def read_setup(inst, difficulty: str, seed: Optional[int], setup_file: Optional[Path], rules=None):
@@ -97,6 +98,7 @@ def easter_island(
     cp_time: float = CP_TIME_OPT,
     cp_workers: int = CP_WORKERS_OPT,
     plan_cp_time: float = PLAN_TIME_OPT,
+    shares_cp_time: Optional[float] = SHARES_TIME_OPT,
 ) -> None:
     """Can this Easter Island setup be cleared, in how few rounds, how cheaply, and how."""
     from solver.solo.easter_island import analyse
@@ -111,7 +113,7 @@ def easter_island(
     if inst.scenario.ruleset != "easter-island":
         raise InputError(f"this is a {inst.scenario.ruleset} board, not Easter Island", "--instance")
     from solver.solo.position import position_from, solo_extras, solve_mode
-    budget, params = solve_mode(deterministic, work, cp_time, cp_workers, plan_cp_time)
+    budget, params = solve_mode(deterministic, work, cp_time, cp_workers, plan_cp_time, shares_cp_time)
     start = None
     if from_file is not None:
         if seed is not None or setup is not None or bag is not None or reading:

@@ -134,7 +134,8 @@ def answer_text(data: dict, instance: Instance, rules) -> str:
             L.append(f"  plan from: {source}; replayed by the referee")
     for attempt in (data.get("search") or {}).get("squeeze") or []:
         L.append(f"  squeeze: {attempt.get('started_from', 'the best plan')} asked to clear by round "
-                 f"{attempt['last_round']}, repaired by the restriction: "
+                 f"{attempt['last_round']}, repaired by the restriction"
+                 + (f" over {attempt['links']}" if attempt.get("links") else "") + ": "
                  + ("a better plan" if attempt.get("improved") else f"nothing better ({attempt['status']})"))
     lock = data.get("blocker_lock")
     if lock:

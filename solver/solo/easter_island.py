@@ -16,7 +16,9 @@ Approach (measured in benchmarks/easter_island.py):
    solver/solo/island_plans.py): first the squeeze, asked for one round fewer
    than the best plan and started from that plan cut short (it repairs the
    cubes the cut plan leaves; when the shorter plan meets the bound, the
-   minimum is proved), then over the whole round range for fewer shares.
+   minimum is proved), over the plan's own stop pairs first, then over all
+   candidate links; then over the whole round range for fewer shares
+   (`SolveParams.shares_time`).
    Every plan is replayed by the referee before it is kept.
 4. The minimum is "proved" only when the plan's round count meets the bound.
 """
@@ -526,21 +528,30 @@ def analyse(instance: Instance, difficulty: str, setup: Setup, rules: Rules = Ru
     #    condition counts what the cut plan leaves undone (cubes, ruins), so the search repairs the cut
     #    plan instead of looking for a whole new one. Its plans go through the referee like any other.
     # Twice the plan model's time: a shorter plan is worth more than fewer shares (easy seeds 3 and 6:
-    # 10 units repaired neither cut plan, 20 repaired both; benchmarks/squeeze_probe.py). At most two attempts.
+    # 10 units repaired neither cut plan, 20 repaired both; benchmarks/squeeze_probe.py).
+    # Two models, each finds shorter plans the other misses (results/squeeze-probe-focus.csv, 20 units:
+    # hard seeds 1 and 16 only the focused one, easy seed 6 only the whole one): the focused one, only
+    # links between the stops the plan's links join (about 30 candidate links instead of 130: it re-times
+    # the plan's network), then the whole candidate set. At most three runs.
     squeeze = dataclasses.replace(params, plan_time=2 * params.plan_time)
     if relax and params.plan_time > 0 and answer.plan is None and partial is not None:
-        # no plan: the furthest partial plan of the beam, repaired up to the round limit
+        # no plan: the furthest partial plan of the beam, repaired up to the round limit (its links are
+        # only a start of a network, so the whole candidate set)
         _restricted(answer, state0, limit, squeeze, start, accept, key="squeeze",
                     hint=(partial.rounds, f"the beam's furthest partial plan ({len(partial.rounds)} rounds)"))
-    if relax and params.plan_time > 0:
-        while answer.plan is not None and answer.upper_bound > lower and len(answer.search.get("squeeze", [])) < 2:
-            before = answer.upper_bound
-            _restricted(answer, state0, before - 1, squeeze, start, accept, key="squeeze")
-            if answer.upper_bound >= before:
-                break
+    models = [True, False]  # focused, then whole: the models still to try on the best plan
+    while relax and params.plan_time > 0 and models and answer.plan is not None and answer.upper_bound > lower \
+            and len(answer.search.get("squeeze", [])) < 3:
+        before = answer.upper_bound
+        _restricted(answer, state0, before - 1, squeeze, start, accept, key="squeeze", focus=models.pop(0))
+        if answer.upper_bound < before:
+            models = [True, False]  # a shorter plan: squeeze it in turn
     # 4. The restriction over the whole round range, from the best plan: fewer rounds, then fewer shares.
-    if relax and params.plan_time > 0 and (answer.plan is None or answer.upper_bound > lower):
-        _restricted(answer, state0, limit, params, start, accept)
+    #    With a plan the squeeze has already asked for fewer rounds with twice the time, so this run is
+    #    mostly about shares and gets the shares time.
+    ask = params if answer.plan is None else params.for_shares()
+    if relax and ask.plan_time > 0 and (answer.plan is None or answer.upper_bound > lower):
+        _restricted(answer, state0, limit, ask, start, accept)
     # 5. With the round count settled, a wider beam looks for fewer shares and more cash.
     if answer.plan is not None and not over() and polish_width:
         progress.note("looking for fewer shares", rounds=f"{lower}..{answer.upper_bound}")
@@ -559,9 +570,9 @@ def analyse(instance: Instance, difficulty: str, setup: Setup, rules: Rules = Ru
                 "counting bound" if counting == lower else "relaxation")
             _shares_bounds(answer, state0, spec, tiles_net, start, params, time_limit)
             shares = answer.search["shares"]
-            if not shares["proved"] and params.plan_time > 0 and "restriction" not in answer.search:
+            if not shares["proved"] and params.for_shares().plan_time > 0 and "restriction" not in answer.search:
                 # the fewest shares at the proved round count: the restriction, then the bounds again
-                _restricted(answer, state0, answer.upper_bound, params, start, accept)
+                _restricted(answer, state0, answer.upper_bound, params.for_shares(), start, accept)
                 _shares_bounds(answer, state0, spec, tiles_net, start, params, time_limit)
     elif lower > limit:
         answer.verdict = "not clearable"
@@ -581,23 +592,25 @@ def analyse(instance: Instance, difficulty: str, setup: Setup, rules: Rules = Ru
 
 
 def _restricted(answer: Answer, state0, last_round: int, params: SolveParams, start, accept,
-                key: str = "restriction", hint: tuple[list, str] | None = None) -> None:
+                key: str = "restriction", hint: tuple[list, str] | None = None, focus: bool = False) -> None:
     """Ask the restriction for a plan by `last_round`, hinted with the best plan so far; the referee decides.
 
     `key`: where answer.search keeps what happened ("squeeze": a list, one entry per attempt).
-    `hint`: (rounds of a plan, start prefix included, and what they are); default: the best plan."""
+    `hint`: (rounds of a plan, start prefix included, and what they are); default: the best plan.
+    `focus`: only candidate links between the stops the hint's links join (island_plans.plan_spec)."""
     from solver.solo.island_plans import plan_spec, restricted_plan
     from solver.solo.round_search import Node
     progress.note("CP-SAT plan model (restriction)", rounds=f"{answer.lower_bound}..{last_round}")
     prefix = len(start.rounds) if start is not None else 0
     rounds_from, started = hint or ((answer.plan.rounds, "the best plan") if answer.plan is not None else (None, "nothing"))
     hint = rounds_from[prefix:] if rounds_from is not None else None
-    spec = plan_spec(state0, hint=hint)
+    spec = plan_spec(state0, hint=hint, focus=focus)
     top = min(last_round, answer.upper_bound or last_round)
     rounds, status = restricted_plan(spec, top, dataclasses.replace(params, deterministic_time=params.plan_time),
                                      hint=hint)
     before = (answer.upper_bound, answer.end_state["shares"] if answer.end_state else None)
-    record = {"status": status, "last_round": top, "candidate_links": len(spec.links), "started_from": started}
+    record = {"status": status, "last_round": top, "candidate_links": len(spec.links), "started_from": started,
+              "links": "the plan's stop pairs" if focus else "all candidates"}
     if rounds:
         head = start.rounds if start is not None else []
         accept(Node(state=None, rounds=list(head) + rounds), "CP-SAT restriction (models/solo_game/restriction.py)")

@@ -119,18 +119,25 @@ def cube_routes(state, pairs: set, towns: tuple, max_links: int, per_cube: int) 
 
 
 def plan_spec(state, per_pair: int = 2, max_links: int = 4, per_cube: int = 15,
-              hint: list[RoundPlan] | None = None) -> PlanSpec:
+              hint: list[RoundPlan] | None = None, focus: bool = False) -> PlanSpec:
     """The restriction's numbers for a state at the start of a round.
 
     `hint`: plan rounds from this state (the beam's plan): the links it completes and its routes are
     added to the candidates, so the model can hold that plan and start from it.
+    `focus`: only links between the stops the hint's links join (every candidate path of those
+    pairs): a much smaller model, for re-timing the hint's network rather than replacing it.
     """
     base = game_spec(state, network_tiles=0)
     links = candidate_links(state, per_pair=per_pair)
     board = state.board
     extra_routes: dict = {}
     hint_laid = {}
-    for a, hexes, b, when in hint_links(state, hint or []):
+    laid = hint_links(state, hint or [])
+    if focus and laid:
+        joined = {pair(a, b) for a, _, b, _ in laid}
+        links = [CandidateLink(i, link.a, link.b, link.hexes, link.cost, link.tile_costs)
+                 for i, link in enumerate(x for x in links if pair(x.a, x.b) in joined)]
+    for a, hexes, b, when in laid:
         key = next((link.key for link in links if (link.a, link.b, link.hexes) == (a, b, hexes)), None)
         if key is None:
             costs = tuple(state.ruleset.tile_cost(state, h) for h in hexes)

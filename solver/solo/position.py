@@ -59,7 +59,8 @@ DETERMINISTIC_HELP = ("Reproducible mode (default): the plan search stops after 
                       "--wall-clock: stop the plan search at --time-limit seconds instead.")
 
 
-def solve_mode(deterministic: bool, work: int, cp_time: float, cp_workers: int, plan_time: float = 10.0):
+def solve_mode(deterministic: bool, work: int, cp_time: float, cp_workers: int, plan_time: float = 10.0,
+               shares_time: float | None = None):
     """(beam budget or None, CP-SAT parameters) for the solvers."""
     from solver.solo.relaxation import SolveParams
     if work < 1:
@@ -70,5 +71,7 @@ def solve_mode(deterministic: bool, work: int, cp_time: float, cp_workers: int, 
         raise InputError(f"expected at least 1 worker, got {cp_workers}", "--cp-workers")
     if not 0 <= plan_time < float("inf"):
         raise InputError(f"expected a finite deterministic time of 0 or more, got {plan_time}", "--plan-cp-time")
+    if shares_time is not None and not 0 <= shares_time < float("inf"):
+        raise InputError(f"expected a finite deterministic time of 0 or more, got {shares_time}", "--shares-cp-time")
     return (work if deterministic else None), SolveParams(workers=cp_workers, deterministic_time=cp_time,
-                                                          plan_time=plan_time)
+                                                          plan_time=plan_time, shares_time=shares_time)

@@ -40,6 +40,13 @@ class SolveParams:
     deterministic_time: float = 5.0    # CP-SAT's deterministic time units (not seconds: wall time varies with load)
     seed: int = 0
     plan_time: float = 10.0            # the same units for the plan model (the restriction); 0 skips it
+    # the plan model's units once it only looks for fewer shares (rounds settled, or the squeeze failed);
+    # None: plan_time. Measured in benchmarks/easter_island.py (--shares-cp-time).
+    shares_time: float | None = None
+
+    def for_shares(self) -> "SolveParams":
+        """The parameters of a plan-model run that looks for fewer shares, not fewer rounds."""
+        return dataclasses.replace(self, plan_time=self.plan_time if self.shares_time is None else self.shares_time)
 
 
 def _free(board, scenario, h: Hex) -> bool:
