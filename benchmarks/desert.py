@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import argparse
 import csv
+import io
 import os
 import pathlib
 import statistics
@@ -31,6 +32,7 @@ from tqdm import tqdm
 from solver.desert.game import evaluate, load_setup, play_policy, run_game
 from solver.desert.market import draw_market
 from models.desert_layout.bounds import line_bounds
+from solver.report.output import write_atomic
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 CHALLENGES = ["sharp-boundary", "lost-world", "desert-of-death"]
@@ -143,15 +145,13 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def _write_rows(out: pathlib.Path, rows: list[dict]) -> None:
-    """The CSV of the rows so far, replaced whole (never half-written)."""
+    """The CSV of the rows so far, replaced whole (a stopped run keeps what it measured)."""
+    text = io.StringIO()
+    w = csv.DictWriter(text, fieldnames=FIELDS, extrasaction="ignore")
+    w.writeheader()
+    w.writerows({k: r.get(k, "") for k in FIELDS} for r in rows)
     out.parent.mkdir(parents=True, exist_ok=True)
-    tmp = out.with_suffix(out.suffix + ".tmp")
-    with tmp.open("w", newline="") as fh:
-        w = csv.DictWriter(fh, fieldnames=FIELDS)
-        w.writeheader()
-        for r in rows:
-            w.writerow({k: r.get(k, "") for k in FIELDS})
-    os.replace(tmp, out)
+    write_atomic(out, text.getvalue())
 
 
 def _share(rows, key, pred) -> str:

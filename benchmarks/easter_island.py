@@ -28,7 +28,7 @@ from __future__ import annotations
 import argparse
 import concurrent.futures
 import csv
-import os
+import io
 import pathlib
 import statistics
 import sys
@@ -42,6 +42,7 @@ from solver.games import load_instance  # noqa: E402
 from solver.engine.setup import draw_setup, parse_bag  # noqa: E402
 from solver.solo.relaxation import SolveParams  # noqa: E402
 from solver.engine.state import Rules  # noqa: E402
+from solver.report.output import write_atomic  # noqa: E402
 
 NO_PURPLE = "red=20,blue=20,yellow=20,black=16"
 FIELDS = ["bag", "difficulty", "seed", "verdict", "min_rounds", "rounds_lower_bound", "rounds_upper_bound",
@@ -91,13 +92,12 @@ def solve_one(task: tuple) -> dict:
 
 def write_rows(out: pathlib.Path, rows: list[dict]) -> None:
     """The CSV of the rows so far, replaced whole (a stopped run keeps what it measured)."""
+    text = io.StringIO()
+    w = csv.DictWriter(text, fieldnames=FIELDS, extrasaction="ignore")
+    w.writeheader()
+    w.writerows({k: r.get(k, "") for k in FIELDS} for r in rows)
     out.parent.mkdir(parents=True, exist_ok=True)
-    tmp = out.with_suffix(out.suffix + ".tmp")
-    with tmp.open("w", newline="") as fh:
-        w = csv.DictWriter(fh, fieldnames=FIELDS)
-        w.writeheader()
-        w.writerows(rows)
-    os.replace(tmp, out)
+    write_atomic(out, text.getvalue())
 
 
 def main() -> None:

@@ -24,6 +24,16 @@ def _plan(inst, setup, rounds):
     return Plan(inst.board.name, "easy", Rules(), setup, rounds, round_limit=inst.scenario.rounds)
 
 
+def _slow_plan():
+    """The tiny locomotive board and a plan that idles its first round, then plays the restriction's best."""
+    inst = instance("tiny/tiny-island-locomotive.toml")
+    state = GameState.new(inst, RED, Rules())
+    fast, _ = restricted_plan(plan_spec(state), 3, PARAMS)
+    slow = [RoundPlan(shares=0, ship=["pass", "pass"])] + fast
+    assert replay(inst, _plan(inst, RED, slow)).state.cleared_round == 3
+    return inst, state, slow
+
+
 def test_restriction_plan_replays_and_clears_at_the_true_minimum():
     inst = instance("tiny/tiny-island-locomotive.toml")
     state = GameState.new(inst, RED, Rules())
@@ -38,11 +48,7 @@ def test_restriction_plan_replays_and_clears_at_the_true_minimum():
 def test_squeeze_repairs_a_slow_plan_cut_one_round_shorter():
     # the squeeze of solver/solo/easter_island.analyse: asked for one round fewer than a plan that idles a
     # round, started from that plan cut short, the restriction finds the true minimum (exhaustive search)
-    inst = instance("tiny/tiny-island-locomotive.toml")
-    state = GameState.new(inst, RED, Rules())
-    fast, _ = restricted_plan(plan_spec(state), 3, PARAMS)
-    slow = [RoundPlan(shares=0, ship=["pass", "pass"])] + fast
-    assert replay(inst, _plan(inst, RED, slow)).state.cleared_round == 3
+    inst, state, slow = _slow_plan()
     rounds, status = restricted_plan(plan_spec(state, hint=slow), 2, PARAMS, hint=slow)
     assert rounds is not None, status
     result = replay(inst, _plan(inst, RED, rounds))
@@ -53,10 +59,7 @@ def test_squeeze_repairs_a_slow_plan_cut_one_round_shorter():
 def test_focused_squeeze_repairs_a_slow_plan_over_its_own_stop_pairs():
     # the focused squeeze keeps only candidate links between stops the slow plan's links join, and still
     # finds the true minimum (exhaustive search) on that network
-    inst = instance("tiny/tiny-island-locomotive.toml")
-    state = GameState.new(inst, RED, Rules())
-    fast, _ = restricted_plan(plan_spec(state), 3, PARAMS)
-    slow = [RoundPlan(shares=0, ship=["pass", "pass"])] + fast
+    inst, state, slow = _slow_plan()
     spec = plan_spec(state, hint=slow, focus=True)
     joined = {pair(a, b) for a, _, b, _ in hint_links(state, slow)}
     assert joined and {pair(link.a, link.b) for link in spec.links} == joined
