@@ -98,6 +98,12 @@ _CACHE: dict = {}
 _CACHE_LIMIT: dict = {}
 
 
+def clear_cache() -> None:
+    """Forget every network proved so far (a benchmark timing single commands, not a batch)."""
+    _CACHE.clear()
+    _CACHE_LIMIT.clear()
+
+
 def _cheapest_network(instance: Instance, stops: list[Hex], unit_cost: bool, time_limit: float | None,
                       degree_limited: bool, graph=None, is_stop=None) -> Network:
     is_stop = is_stop or instance.board.is_stop

@@ -157,3 +157,20 @@ def test_malformed_setup_file_exits_2(run_cli, tmp_path):
     bad.write_text('[setup\n"Red 3" = ["red"]\n')
     res = run_cli("easter-island", "--difficulty", "easy", "--setup", bad)
     assert res.code == 2 and "not valid TOML" in res.err
+
+
+def test_beam_tries_another_black_town_when_the_first_misses_the_bound():
+    # Easy seed 5: the first-ranked town (I2) gives a 9-round plan; the cheaper network through F5
+    # meets the counting bound of 8 rounds. The answer must come from the variant, replayed.
+    from solver.engine.readings import make_rules
+    from solver.engine.setup import draw_setup
+    inst = instance("easter-island.toml")
+    rules = make_rules("easter-island", [])
+    setup = draw_setup(inst, "easy", 5, rules=rules)
+    answer = analyse(inst, "easy", setup, rules, budget=10000, params=SolveParams(plan_time=0), relax=False)
+    variants = answer.search["beam_variants"]
+    assert variants[0]["town"] == "I2" and variants[0]["rounds"] == 9
+    assert answer.search["beam_rounds"] == 9  # the first target alone: the benchmark's baseline
+    assert answer.lower_bound == 8 and answer.upper_bound == 8 and answer.min_rounds_proved
+    assert answer.search["black_new_city_town"] == "F5"
+    assert referee_clears(inst, answer) == 8

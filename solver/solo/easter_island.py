@@ -12,7 +12,9 @@ Approach (measured in benchmarks/easter_island.py):
    raises the bound where it is INFEASIBLE.
 3. A plan: beam search over whole rounds on the rules engine, building the
    proven cheapest network link by link and choosing shipments by graph search
-   over what is built; then the CP-SAT restriction (models/solo_game/restriction.py,
+   over what is built; while its plan misses the bound, the beam again with
+   each other town for the black new city and then with more shipment pairs
+   per build (variants, each with its own budget); then the CP-SAT restriction (models/solo_game/restriction.py,
    solver/solo/island_plans.py): first the squeeze, asked for one round fewer
    than the best plan and started from that plan cut short (it repairs the
    cubes the cut plan leaves; when the shorter plan meets the bound, the
@@ -25,6 +27,7 @@ Approach (measured in benchmarks/easter_island.py):
 from __future__ import annotations
 
 import dataclasses
+from dataclasses import dataclass
 import itertools
 import math
 import time
@@ -140,12 +143,28 @@ def rounds_lower_bound(instance: Instance, setup: Setup, tiles_bound: int) -> tu
 
 # -- the plan search ------------------------------------------------------------
 
+@dataclass(frozen=True)
+class BeamVariant:
+    """One way to run the Easter Island beam. Each finds plans at the bound that the others miss
+    (results/beam-variants.csv), so the solver tries them in turn while its plan misses the bound."""
+
+    ship_breadth: tuple[int, int] = (3, 2)  # first and second shipment steps tried per build
+    shortcut_tiles: int = 2                 # longest shortcut link (tiles) beside the target network
+    deficit_weight: float = 0.5             # how much the score counts money missing to finish the track
+
+    @property
+    def name(self) -> str:
+        return f"ships {self.ship_breadth[0]}x{self.ship_breadth[1]}, shortcuts <= {self.shortcut_tiles} tiles, " \
+               f"money weight {self.deficit_weight:g}"
+
+
 class _Planner(RoundPlanner):
     """Rounds for Easter Island: build the target network link by link, ship, flip, raise the locomotive."""
 
     def __init__(self, instance: Instance, setup: Setup, rules: Rules, network: Network, black_town: Hex | None,
-                 beam_width: int, deadline: float):
+                 beam_width: int, deadline: float, variant: BeamVariant = BeamVariant()):
         self.instance, self.setup, self.black_town = instance, setup, black_town
+        self.variant = variant
         # The first links join all ruins; the rest are optional shortcuts.
         links = list(network.links) + self._shortcuts(network)
         super().__init__(instance, setup, rules, links, len(network.links), beam_width, deadline)
@@ -190,7 +209,7 @@ class _Planner(RoundPlanner):
                             continue
                         if best is None or len(p) < len(best):
                             best = p
-            if best is not None and len(best) <= 2:
+            if best is not None and len(best) <= self.variant.shortcut_tiles:
                 options.append((len(best), (a, *best, b)))
         out, taken = [], set()
         for _, link in sorted(options):
@@ -315,7 +334,7 @@ class _Planner(RoundPlanner):
                     build = [f"urbanize {self.black_town} black"] + build
                 played = self.with_shares(node.state, RoundPlan(0, action, str(target) if target else None, build))
                 if played is not None:
-                    out.extend(self.ship_variants(node, *played, firsts=3, seconds=2))
+                    out.extend(self.ship_variants(node, *played, *self.variant.ship_breadth))
                 if self.out_of_time():
                     return out
         return out
@@ -368,7 +387,7 @@ class _Planner(RoundPlanner):
         # Cash by the end if nothing changes: every share and locomotive level costs $1 a round.
         money = state.cash + (state.income - state.shares - state.locomotive) * horizon
         deficit = max(0.0, 3.5 * tiles_left - money)
-        return 10 * cubes_left + 3 * tiles_left + 0.5 * deficit - 0.05 * money
+        return 10 * cubes_left + 3 * tiles_left + self.variant.deficit_weight * deficit - 0.05 * money
 
     def signature(self, state: GameState) -> tuple:
         return (frozenset(state.track), tuple(sorted((h, tuple(c)) for h, c in state.goods.items())),
@@ -377,30 +396,38 @@ class _Planner(RoundPlanner):
 
 # -- the whole answer -------------------------------------------------------------
 
-def target_network(instance: Instance, setup: Setup, time_limit: float,
-                   base: Network | None = None) -> tuple[Network, Hex | None]:
-    """Cheapest network joining all ruins; with black cubes, also a town for a black new city.
+# The beam's variants, in the order they are run while the plan misses the bound: the first (the beam
+# as it always was) with every target network, the others with the VARIANT_TARGETS best-ranked ones.
+PORTFOLIO = (BeamVariant(), BeamVariant(shortcut_tiles=3), BeamVariant(deficit_weight=1.5),
+             BeamVariant(ship_breadth=(5, 4)))
+VARIANT_TARGETS = 2
 
-    The town is chosen by network cost plus $3 per link the black cubes would travel
-    (longer trips need a bigger locomotive), a heuristic choice: plans found with it are
-    still checked by the referee, and no bound depends on it.
+
+def target_networks(instance: Instance, setup: Setup, time_limit: float,
+                    base: Network | None = None) -> list[tuple[Network, Hex | None]]:
+    """Networks for the beam to build, best first: the cheapest joining all ruins, and with black cubes
+    one per town that could hold a black new city (the cheapest network joining the ruins and that town).
+
+    Towns are ranked by network cost plus $3 per link the black cubes would travel (longer trips need a
+    bigger locomotive), a heuristic: the beam tries the first, and the others when its plan misses the
+    lower bound (easy seeds 4 and 5 meet it only with the second town). Plans found with any of them
+    are checked by the referee, and no bound depends on the choice.
     """
     ruins = sorted(instance.board.cities)
     base = base or cheapest_network(instance, ruins, time_limit=time_limit)
     blacks = [h for h, cubes in setup.items() for c in cubes if c == "black"]
     if not blacks or base.status == "infeasible":
-        return base, None
-    best, town, best_score = None, None, None
-    for t in sorted(instance.board.towns):
+        return [(base, None)]
+    ranked = []
+    for i, t in enumerate(sorted(instance.board.towns)):
         net = cheapest_network(instance, ruins + [t], time_limit=time_limit)
         if net.cost is None:
             continue
         tree = nx.Graph([(link[0], link[-1]) for link in net.links])
         lengths = nx.single_source_shortest_path_length(tree, t)
-        score = net.cost + 3 * sum(lengths.get(h, 99) for h in blacks)
-        if best_score is None or score < best_score:
-            best, town, best_score = net, t, score
-    return (best, town) if best is not None else (base, None)
+        ranked.append((net.cost + 3 * sum(lengths.get(h, 99) for h in blacks), i, net, t))
+    ranked.sort(key=lambda x: x[:2])
+    return [(net, t) for _, _, net, t in ranked] or [(base, None)]
 
 
 def analyse(instance: Instance, difficulty: str, setup: Setup, rules: Rules = Rules(), rounds: int | None = None,
@@ -459,30 +486,33 @@ def analyse(instance: Instance, difficulty: str, setup: Setup, rules: Rules = Ru
                       "only; one with complex tiles may", limit, lower, None, False, network=cost_net,
                       network_label=label, bound_reasons=reasons, seconds=time.monotonic() - t0)
     counting = lower
-    # The planner's network need not be proven cheapest: a few seconds per candidate town.
-    network, black_town = target_network(instance, goods, min(5.0, max(0.5, time_limit / 12)), base=cost_net)
+    # The planner's networks need not be proven cheapest: a few seconds per candidate town.
+    targets = target_networks(instance, goods, min(5.0, max(0.5, time_limit / 12)), base=cost_net)
+    network, black_town = targets[0]
     deadline = t0 + time_limit
     answer = Answer("unknown", "", limit, lower, None, False, network=cost_net, network_label=label,
                     bound_reasons=reasons,
                     search={"beam_widths": [], "round_plans_tried": 0, "target_network_cost": network.cost,
                             "black_new_city_town": str(black_town) if black_town else None,
                             "deterministic": budget is not None})
+    allowance = budget  # deterministic mode: round plans allowed so far (`budget` more per target network)
 
     def over() -> bool:
         if budget is not None:
-            return answer.search["round_plans_tried"] >= budget
+            return answer.search["round_plans_tried"] >= allowance
         return time.monotonic() > deadline
 
-    def planner_for(width: int) -> _Planner:
+    def planner_for(width: int, variant: BeamVariant) -> _Planner:
         planner = _Planner(instance, setup, rules, network, black_town, width, deadline if budget is None
-                           else float("inf"))
+                           else float("inf"), variant)
         if budget is not None:
-            planner.work_limit = max(0, budget - answer.search["round_plans_tried"])
+            planner.work_limit = max(0, allowance - answer.search["round_plans_tried"])
         return planner
 
     best_key = None
 
-    def accept(found: Node, source: str = "beam search (solver/solo/round_search.py)") -> None:
+    def accept(found: Node, source: str = "beam search (solver/solo/round_search.py)") -> bool:
+        """Keep the plan if the referee says it clears and it beats the best so far; say whether it did."""
         nonlocal best_key
         plan = Plan(instance.board.name, difficulty, rules, setup, found.rounds, round_limit=limit)
         check = replay(instance, plan)  # the referee, not the planner, says whether it clears
@@ -493,29 +523,56 @@ def analyse(instance: Instance, difficulty: str, setup: Setup, rules: Rules = Ru
                 answer.plan, answer.end_state = plan, check.state.summary()
                 answer.upper_bound = check.state.cleared_round
                 answer.search["plan_source"] = source
+                return True
         else:
             answer.search["referee_rejected"] = check.error or "did not clear"
+        return False
 
-    # 1. A plan: widen the beam until a plan meets the lower bound or the time (work) runs out.
+    # 1. A plan: widen the beam until a plan meets the lower bound or the time (work) runs out. While the
+    #    best plan misses the bound, the same again with each other target network (another town for
+    #    the black new city), then each other beam variant of PORTFOLIO with the best-ranked targets,
+    #    each run with a budget of its own: every variant finds plans at the bound that the others miss
+    #    (results/beam-variants.csv). The polish (step 5) reruns the variant and target of the best plan.
     partial = None  # without a plan: the furthest the beam got (a hint for the restriction)
-    for width in widths(beam_width):
-        progress.note(f"beam search, width {width}", rounds=f"{lower}..{answer.upper_bound or limit}")
-        planner = planner_for(width)
-        found = planner.run(answer.upper_bound - 1 if answer.upper_bound else limit, start)
-        answer.search["beam_widths"].append(width)
-        answer.search["round_plans_tried"] += planner.explored
-        if found is not None:
-            accept(found)
-        elif planner.partial is not None and (partial is None or len(planner.partial.rounds) >= len(partial.rounds)):
-            partial = planner.partial
-        if answer.upper_bound == lower or over():
+    best_target, best_variant = targets[0], PORTFOLIO[0]
+    tried = answer.search["beam_variants"] = []
+    runs = [(t, PORTFOLIO[0]) for t in targets] + [(t, v) for v in PORTFOLIO[1:] for t in targets[:VARIANT_TARGETS]]
+    for n, (target, variant) in enumerate(runs):
+        if n and (answer.upper_bound == lower or (budget is None and over())):
             break
+        if n and budget is not None:
+            allowance = answer.search["round_plans_tried"] + budget
+        network, black_town = target
+        record = {"town": str(black_town) if black_town else None, "network_cost": network.cost,
+                  "variant": variant.name, "rounds": None}
+        tried.append(record)
+        for width in widths(beam_width):
+            progress.note(f"beam search, width {width}" + (f", variant {n + 1}" if n else ""),
+                          rounds=f"{lower}..{answer.upper_bound or limit}")
+            planner = planner_for(width, variant)
+            found = planner.run(answer.upper_bound - 1 if answer.upper_bound else limit, start)
+            if n == 0:
+                answer.search["beam_widths"].append(width)
+            answer.search["round_plans_tried"] += planner.explored
+            if found is not None:
+                record["rounds"] = len(found.rounds)  # the beam stops in the round its plan clears
+                if accept(found):
+                    best_target, best_variant = target, variant
+            elif planner.partial is not None and (partial is None or len(planner.partial.rounds) >= len(partial.rounds)):
+                partial = planner.partial
+            if answer.upper_bound == lower or over():
+                break
+        if n == 0:  # the beam with its first target alone: the benchmark's baseline
+            first_beam = (answer.upper_bound, round(time.monotonic() - t0, 3))
+    network, black_town = best_target
+    answer.search["black_new_city_town"] = str(black_town) if black_town else None
+    answer.search["target_network_cost"] = network.cost
     # 2. The relaxation (models/solo_game): raise the lower bound while the model is INFEASIBLE.
     state0 = start.state if start is not None else GameState.new(instance, setup, rules)
     spec = None
     source = "counting bound"
-    answer.search["beam_seconds"] = round(time.monotonic() - t0, 3)
-    answer.search["beam_rounds"] = answer.upper_bound
+    answer.search["beam_rounds"], answer.search["beam_seconds"] = first_beam
+    answer.search["variants_seconds"] = round(time.monotonic() - t0, 3)
     if relax and answer.upper_bound != lower:
         spec = game_spec(state0, network_tiles=(tiles_net.lower_bound or 0) if start is None else None,
                          time_limit=max(1.0, time_limit / 4))
@@ -548,14 +605,17 @@ def analyse(instance: Instance, difficulty: str, setup: Setup, rules: Rules = Ru
             models = [True, False]  # a shorter plan: squeeze it in turn
     # 4. The restriction over the whole round range, from the best plan: fewer rounds, then fewer shares.
     #    With a plan the squeeze has already asked for fewer rounds with twice the time, so this run is
-    #    mostly about shares and gets the shares time.
+    #    mostly about shares: it gets the shares time and only the plan's stop pairs (re-timing the plan's
+    #    own network gave fewer shares than the whole candidate set on 6 of 8 setups and never took longer:
+    #    results/shares-probe.csv).
     ask = params if answer.plan is None else params.for_shares()
     if relax and ask.plan_time > 0 and (answer.plan is None or answer.upper_bound > lower):
-        _restricted(answer, state0, limit, ask, start, accept)
+        _restricted(answer, state0, limit, ask, start, accept, focus=answer.plan is not None)
+    answer.search["rounds_seconds"] = round(time.monotonic() - t0, 3)  # the round count is settled here
     # 5. With the round count settled, a wider beam looks for fewer shares and more cash.
     if answer.plan is not None and not over() and polish_width:
         progress.note("looking for fewer shares", rounds=f"{lower}..{answer.upper_bound}")
-        planner = planner_for(polish_width)
+        planner = planner_for(polish_width, best_variant)
         found = planner.run(answer.upper_bound, start)
         answer.search["polish_width"] = polish_width
         answer.search["round_plans_tried"] += planner.explored
@@ -571,8 +631,9 @@ def analyse(instance: Instance, difficulty: str, setup: Setup, rules: Rules = Ru
             _shares_bounds(answer, state0, spec, tiles_net, start, params, time_limit)
             shares = answer.search["shares"]
             if not shares["proved"] and params.for_shares().plan_time > 0 and "restriction" not in answer.search:
-                # the fewest shares at the proved round count: the restriction, then the bounds again
-                _restricted(answer, state0, answer.upper_bound, params.for_shares(), start, accept)
+                # the fewest shares at the proved round count: the restriction over the plan's stop pairs
+                # (results/shares-probe.csv), then the plan's side of the bounds again
+                _restricted(answer, state0, answer.upper_bound, params.for_shares(), start, accept, focus=True)
                 _shares_bounds(answer, state0, spec, tiles_net, start, params, time_limit)
     elif lower > limit:
         answer.verdict = "not clearable"
@@ -625,12 +686,17 @@ def _restricted(answer: Answer, state0, last_round: int, params: SolveParams, st
 
 def _shares_bounds(answer: Answer, state0, spec, tiles_net, start, params: SolveParams, time_limit: float) -> None:
     """At the minimum round count: the fewest shares (relaxation bound vs the plan's), then the plan's track."""
-    if spec is None:
-        spec = game_spec(state0, network_tiles=(tiles_net.lower_bound or 0) if start is None else None,
-                         time_limit=max(1.0, time_limit / 4))
-    low, status = min_shares_bound(spec, answer.upper_bound, params)
+    known = answer.search.get("shares")
+    if known and known["rounds"] == answer.upper_bound:
+        low, status = known["lower_bound"], known["relaxation"]  # same model, same answer: not asked twice
+    else:
+        if spec is None:
+            spec = game_spec(state0, network_tiles=(tiles_net.lower_bound or 0) if start is None else None,
+                             time_limit=max(1.0, time_limit / 4))
+        low, status = min_shares_bound(spec, answer.upper_bound, params)
     plan_shares = answer.end_state["shares"]
-    answer.search["shares"] = {"lower_bound": low, "upper_bound": plan_shares, "relaxation": status,
+    answer.search["shares"] = {"rounds": answer.upper_bound, "lower_bound": low, "upper_bound": plan_shares,
+                               "relaxation": status,
                                "proved": low is not None and low == plan_shares,
                                "plan_track_cost": answer.end_state["spent_on_track"]}
 
