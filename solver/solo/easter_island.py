@@ -146,7 +146,8 @@ def rounds_lower_bound(instance: Instance, setup: Setup, tiles_bound: int) -> tu
 @dataclass(frozen=True)
 class BeamVariant:
     """One way to run the Easter Island beam. Each finds plans at the bound that the others miss
-    (results/beam-variants.csv), so the solver tries them in turn while its plan misses the bound."""
+    (results/easter-island.csv, column `variants`), so the solver tries them in turn while its plan misses
+    the bound."""
 
     ship_breadth: tuple[int, int] = (3, 2)  # first and second shipment steps tried per build
     shortcut_tiles: int = 2                 # longest shortcut link (tiles) beside the target network
@@ -532,7 +533,8 @@ def analyse(instance: Instance, difficulty: str, setup: Setup, rules: Rules = Ru
     #    best plan misses the bound, the same again with each other target network (another town for
     #    the black new city), then each other beam variant of PORTFOLIO with the best-ranked targets,
     #    each run with a budget of its own: every variant finds plans at the bound that the others miss
-    #    (results/beam-variants.csv). The polish (step 5) reruns the variant and target of the best plan.
+    #    (results/easter-island.csv, column `variants`). The polish (step 5) reruns the variant and
+    #    target of the best plan.
     partial = None  # without a plan: the furthest the beam got (a hint for the restriction)
     best_target, best_variant = targets[0], PORTFOLIO[0]
     tried = answer.search["beam_variants"] = []
