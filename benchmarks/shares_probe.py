@@ -10,7 +10,8 @@ the polish beam included, CP-SAT relaxation at 1 unit) is handed to the CP-SAT r
 link (the solver's behaviour before this probe: the baseline), T the deterministic time. Each plan
 the model returns is replayed by the referee; the row records its clearing round and shares (the
 beam's plan when the model finds nothing better) and the run's wall time. The default setups are
-the first four of each difficulty whose beam plan meets the counting bound in results/easter-island.csv
+the first four of each difficulty whose beam plan met the counting bound in results/easter-island.csv
+(as it was before the beam variants)
 (the case where the fewest-shares run follows a proved round count).
 
 Writes the CSV after every setup; deterministic (same numbers on every run, seconds aside).

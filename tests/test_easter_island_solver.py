@@ -174,3 +174,7 @@ def test_beam_tries_another_black_town_when_the_first_misses_the_bound():
     assert answer.lower_bound == 8 and answer.upper_bound == 8 and answer.min_rounds_proved
     assert answer.search["black_new_city_town"] == "F5"
     assert referee_clears(inst, answer) == 8
+    # the text report says which variant gave the plan
+    from solver.report.solo_report import answer_json, answer_text
+    text = answer_text(answer_json(inst, "easter-island", "easy", setup, answer, rules, 5), inst, rules)
+    assert "beam variants run after the first beam missed the bound: 1; shorter plans from town F5" in text

@@ -132,6 +132,11 @@ def answer_text(data: dict, instance: Instance, rules) -> str:
         source = (data.get("search") or {}).get("plan_source")
         if source:
             L.append(f"  plan from: {source}; replayed by the referee")
+    runs = (data.get("search") or {}).get("beam_variants") or []
+    if len(runs) > 1:  # Easter Island: the first beam missed the bound, so its variants ran
+        found = [f"town {r['town']}, {r['variant']}: {r['rounds']} rounds" for r in runs[1:] if r.get("rounds")]
+        L.append(f"  beam variants run after the first beam missed the bound: {len(runs) - 1}; "
+                 + ("shorter plans from " + "; ".join(found) if found else "none found a shorter plan"))
     for attempt in (data.get("search") or {}).get("squeeze") or []:
         L.append(f"  squeeze: {attempt.get('started_from', 'the best plan')} asked to clear by round "
                  f"{attempt['last_round']}, repaired by the restriction"

@@ -608,8 +608,8 @@ def analyse(instance: Instance, difficulty: str, setup: Setup, rules: Rules = Ru
     # 4. The restriction over the whole round range, from the best plan: fewer rounds, then fewer shares.
     #    With a plan the squeeze has already asked for fewer rounds with twice the time, so this run is
     #    mostly about shares: it gets the shares time and only the plan's stop pairs (re-timing the plan's
-    #    own network gave fewer shares than the whole candidate set on 6 of 8 setups and never took longer:
-    #    results/shares-probe.csv).
+    #    own network gave fewer shares than the whole candidate set on 11 of 12 setups, more on easy seed 9,
+    #    and never took longer: results/shares-probe.csv).
     ask = params if answer.plan is None else params.for_shares()
     if relax and ask.plan_time > 0 and (answer.plan is None or answer.upper_bound > lower):
         _restricted(answer, state0, limit, ask, start, accept, focus=answer.plan is not None)
