@@ -489,13 +489,10 @@ def analyse(instance: Instance, difficulty: str, setup: Setup, rules: Rules = Ru
     counting = lower
     # The planner's networks need not be proven cheapest: a few seconds per candidate town.
     targets = target_networks(instance, goods, min(5.0, max(0.5, time_limit / 12)), base=cost_net)
-    network, black_town = targets[0]
     deadline = t0 + time_limit
     answer = Answer("unknown", "", limit, lower, None, False, network=cost_net, network_label=label,
                     bound_reasons=reasons,
-                    search={"beam_widths": [], "round_plans_tried": 0, "target_network_cost": network.cost,
-                            "black_new_city_town": str(black_town) if black_town else None,
-                            "deterministic": budget is not None})
+                    search={"beam_widths": [], "round_plans_tried": 0, "deterministic": budget is not None})
     allowance = budget  # deterministic mode: round plans allowed so far (`budget` more per target network)
 
     def over() -> bool:
@@ -503,8 +500,8 @@ def analyse(instance: Instance, difficulty: str, setup: Setup, rules: Rules = Ru
             return answer.search["round_plans_tried"] >= allowance
         return time.monotonic() > deadline
 
-    def planner_for(width: int, variant: BeamVariant) -> _Planner:
-        planner = _Planner(instance, setup, rules, network, black_town, width, deadline if budget is None
+    def planner_for(width: int, variant: BeamVariant, target: tuple[Network, Hex | None]) -> _Planner:
+        planner = _Planner(instance, setup, rules, *target, width, deadline if budget is None
                            else float("inf"), variant)
         if budget is not None:
             planner.work_limit = max(0, allowance - answer.search["round_plans_tried"])
@@ -551,7 +548,7 @@ def analyse(instance: Instance, difficulty: str, setup: Setup, rules: Rules = Ru
         for width in widths(beam_width):
             progress.note(f"beam search, width {width}" + (f", variant {n + 1}" if n else ""),
                           rounds=f"{lower}..{answer.upper_bound or limit}")
-            planner = planner_for(width, variant)
+            planner = planner_for(width, variant, target)
             found = planner.run(answer.upper_bound - 1 if answer.upper_bound else limit, start)
             if n == 0:
                 answer.search["beam_widths"].append(width)
@@ -617,7 +614,7 @@ def analyse(instance: Instance, difficulty: str, setup: Setup, rules: Rules = Ru
     # 5. With the round count settled, a wider beam looks for fewer shares and more cash.
     if answer.plan is not None and not over() and polish_width:
         progress.note("looking for fewer shares", rounds=f"{lower}..{answer.upper_bound}")
-        planner = planner_for(polish_width, best_variant)
+        planner = planner_for(polish_width, best_variant, best_target)
         found = planner.run(answer.upper_bound, start)
         answer.search["polish_width"] = polish_width
         answer.search["round_plans_tried"] += planner.explored
