@@ -65,7 +65,7 @@ def main() -> None:
         difficulty, seed = item.split(":")
         setup = draw_setup(inst, difficulty, int(seed), rules=rules)
         base = analyse(inst, difficulty, setup, rules, time_limit=3600, budget=args.work,
-                       params=SolveParams(deterministic_time=1, plan_time=0))
+                       params=SolveParams(deterministic_time=1, plan_time=0), polish_width=8)
         if base.plan is None:
             print(f"{item}: no plan from the beam, skipped", flush=True)
             continue

@@ -150,4 +150,4 @@ def test_shares_time_applies_only_to_the_fewest_shares_runs():
     # the squeeze looks for fewer rounds and keeps twice --plan-cp-time; only the shares runs take the shares time
     params = SolveParams(plan_time=10.0, shares_time=2.0)
     assert params.for_shares().plan_time == 2.0 and params.plan_time == 10.0
-    assert SolveParams(plan_time=10.0).for_shares().plan_time == 10.0
+    assert SolveParams(plan_time=10.0).for_shares().plan_time == 0.0  # by default the shares run is skipped

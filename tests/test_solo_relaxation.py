@@ -113,6 +113,19 @@ def test_every_printed_plan_passes_check_plan_and_names_its_proof(run_cli, tmp_p
     assert json.loads(check.out)["cleared_round"] == 2
 
 
+def test_fewest_shares_bound_is_never_below_the_shares_already_issued(run_cli, tmp_path):
+    # Shares are never bought back, so the shares issued at the start bound every plan's shares; the CP-SAT
+    # relaxation's minimum is asked only with a fewest-shares budget (--shares-cp-time > 0).
+    start = instance("tiny/tiny-island-locomotive.toml").scenario.start_shares
+    res, _ = _plan_cli(run_cli, tmp_path, "tiny/tiny-island-locomotive.toml")
+    bounds = json.loads(res.out)["shares_bounds"]
+    assert bounds["relaxation"] == "not asked" and bounds["lower_bound_source"] == "already issued"
+    assert bounds["lower_bound"] == start <= bounds["upper_bound"]
+    res, _ = _plan_cli(run_cli, tmp_path, "tiny/tiny-island-locomotive.toml", "--shares-cp-time", "5")
+    asked = json.loads(res.out)["shares_bounds"]
+    assert asked["relaxation"] in ("optimal", "bound") and start <= asked["lower_bound"] <= asked["upper_bound"]
+
+
 def test_same_command_same_answer(run_cli, tmp_path):
     first, _ = _plan_cli(run_cli, tmp_path, "tiny/tiny-island-locomotive.toml")
     second, _ = _plan_cli(run_cli, tmp_path, "tiny/tiny-island-locomotive.toml")

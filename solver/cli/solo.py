@@ -23,11 +23,11 @@ PLAN_OUT_OPT = typer.Option(None, "--plan-out", help="Write the plan (for check-
 HTML_OPT = typer.Option(None, "--html", help="Write the answer as one self-contained HTML page: verdict, readings, assumptions, a cash/income/shares chart and a panel per round (track laid that round in orange, shipments along the track).")
 FROM_OPT = typer.Option(None, "--from", help="Play on from a position: a plan file (as --plan-out writes it) whose rounds stop mid-game; it is replayed by the referee, then solved from the state reached (setup, difficulty and readings come from the file).")
 DETERMINISTIC_OPT = typer.Option(True, "--deterministic/--wall-clock", help="Reproducible mode (default): the plan search stops after --work round plans, CP-SAT uses --cp-workers workers and the deterministic time limit --cp-time (max_deterministic_time). --wall-clock: stop the plan search at --time-limit seconds. (The network optimizer keeps a wall-clock share of --time-limit; on the shipped boards it finishes with proof, so answers repeat.)")
-WORK_OPT = typer.Option(20000, "--work", help="Round plans the plan search may try per beam variant (reproducible mode). Easter Island tries further variants (another town for the black new city, more shipments per build) only while its plan misses the lower bound.")
-CP_TIME_OPT = typer.Option(2.0, "--cp-time", help="CP-SAT deterministic time limit per model (max_deterministic_time).")
+WORK_OPT = typer.Option(10000, "--work", help="Round plans the plan search may try per beam variant (reproducible mode). Easter Island tries further variants (another town for the black new city, other beam settings) only while its plan misses the lower bound. The defaults of --work, --cp-time, --plan-cp-time and --shares-cp-time are the settings benchmarks/easter_island.py measures.")
+CP_TIME_OPT = typer.Option(1.0, "--cp-time", help="CP-SAT deterministic time limit per relaxation model (max_deterministic_time).")
 CP_WORKERS_OPT = typer.Option(1, "--cp-workers", help="CP-SAT workers (fixed, for reproducible answers).")
 PLAN_TIME_OPT = typer.Option(10.0, "--plan-cp-time", help="Deterministic time limit (max_deterministic_time) of the CP-SAT plan model (the restriction over candidate links, started from the beam's plan: first the squeeze, a plan one round shorter than the best found, with twice this time; then fewer shares); 0 skips it. Reproducible like --cp-time: its strategies are interleaved in a fixed order, so the same command gives the same plan.")
-SHARES_TIME_OPT = typer.Option(None, "--shares-cp-time", help="Deterministic time limit of the CP-SAT plan model once it only looks for fewer shares (the round count is proved, or the squeeze found no shorter plan); default: --plan-cp-time. Fewer units answer sooner with possibly more shares; benchmarks/easter_island.py measures the trade.")
+SHARES_TIME_OPT = typer.Option(0.0, "--shares-cp-time", help="Deterministic time limit of the CP-SAT plan model once it only looks for fewer shares (the round count is proved, or the squeeze found no shorter plan). 0 (default) skips it, the polish beam and the relaxation's fewest-shares bound: the answer keeps the beam's shares, with the shares already issued as the lower bound. 10 gave fewer shares on 11 of 12 setups (2 fewer at the median, up to 7) for about 7 s more each (results/shares-probe.csv).")
 
 
 def read_setup(inst, difficulty: str, seed: Optional[int], setup_file: Optional[Path], rules=None):
@@ -98,7 +98,7 @@ def easter_island(
     cp_time: float = CP_TIME_OPT,
     cp_workers: int = CP_WORKERS_OPT,
     plan_cp_time: float = PLAN_TIME_OPT,
-    shares_cp_time: Optional[float] = SHARES_TIME_OPT,
+    shares_cp_time: float = SHARES_TIME_OPT,
 ) -> None:
     """Can this Easter Island setup be cleared, in how few rounds, how cheaply, and how."""
     from solver.solo.easter_island import analyse

@@ -42,14 +42,19 @@ def solo_extras(answer, start: Node | None) -> tuple[dict, list[str]]:
     if data["proof_source"]:
         lines.append(f"Proof source: {data['proof_source']}")
     if shares:
+        source = {"already issued": "the shares already issued", None: "CP-SAT relaxation"}.get(
+            shares.get("lower_bound_source"), "CP-SAT relaxation")
+        if shares["relaxation"] == "not asked":
+            source += "; the relaxation is asked with --shares-cp-time > 0"
+        elif shares["relaxation"] not in ("optimal", "bound"):
+            source += f"; the relaxation: {shares['relaxation']}"
         if shares["proved"]:
-            lines.append(f"Fewest shares at {answer.upper_bound} rounds: {shares['upper_bound']} (proved: the CP-SAT "
-                         f"relaxation's minimum equals the plan's); the plan's track cost ${shares['plan_track_cost']}")
+            lines.append(f"Fewest shares at {answer.upper_bound} rounds: {shares['upper_bound']} (proved: the plan "
+                         f"meets the lower bound, {source}); the plan's track cost ${shares['plan_track_cost']}")
         else:
             low = shares["lower_bound"] if shares["lower_bound"] is not None else "?"
-            lines.append(f"Fewest shares at {answer.upper_bound} rounds: between {low} (CP-SAT relaxation, "
-                         f"{shares['relaxation']}) and {shares['upper_bound']} (the plan); the plan's track cost "
-                         f"${shares['plan_track_cost']}")
+            lines.append(f"Fewest shares at {answer.upper_bound} rounds: between {low} ({source}) and "
+                         f"{shares['upper_bound']} (the plan); the plan's track cost ${shares['plan_track_cost']}")
     return data, lines
 
 
@@ -60,7 +65,7 @@ DETERMINISTIC_HELP = ("Reproducible mode (default): the plan search stops after 
 
 
 def solve_mode(deterministic: bool, work: int, cp_time: float, cp_workers: int, plan_time: float = 10.0,
-               shares_time: float | None = None):
+               shares_time: float = 0.0):
     """(beam budget or None, CP-SAT parameters) for the solvers."""
     from solver.solo.relaxation import SolveParams
     if work < 1:
@@ -71,7 +76,7 @@ def solve_mode(deterministic: bool, work: int, cp_time: float, cp_workers: int, 
         raise InputError(f"expected at least 1 worker, got {cp_workers}", "--cp-workers")
     if not 0 <= plan_time < float("inf"):
         raise InputError(f"expected a finite deterministic time of 0 or more, got {plan_time}", "--plan-cp-time")
-    if shares_time is not None and not 0 <= shares_time < float("inf"):
+    if not 0 <= shares_time < float("inf"):
         raise InputError(f"expected a finite deterministic time of 0 or more, got {shares_time}", "--shares-cp-time")
     return (work if deterministic else None), SolveParams(workers=cp_workers, deterministic_time=cp_time,
                                                           plan_time=plan_time, shares_time=shares_time)
