@@ -696,8 +696,9 @@ def _shares_bounds(answer: Answer, state0, spec, tiles_net, start, params: Solve
 
     The lower bound is at least the shares already issued at the start (shares are never bought back).
     The CP-SAT relaxation's minimum is asked only with a fewest-shares budget (`--shares-cp-time` > 0):
-    on 120 Easter Island setups it never bound above the shares issued at the start, and it was
-    UNKNOWN on most of them after 1 unit (about 1.3 s; results/easter-island.csv before this change)."""
+    on 120 Easter Island setups it never bound above the shares issued at the start (results/easter-island*.csv
+    before this change, column shares_lower_bound), and in a probe it was UNKNOWN after 1 unit (about 1.3 s)
+    on 2 of 3 setups."""
     known = answer.search.get("shares")
     if known and known["rounds"] == answer.upper_bound:
         low, status = known["lower_bound"], known["relaxation"]  # same model, same answer: not asked twice
