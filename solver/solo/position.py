@@ -42,8 +42,8 @@ def solo_extras(answer, start: Node | None) -> tuple[dict, list[str]]:
     if data["proof_source"]:
         lines.append(f"Proof source: {data['proof_source']}")
     if shares:
-        source = {"already issued": "the shares already issued", None: "CP-SAT relaxation"}.get(
-            shares.get("lower_bound_source"), "CP-SAT relaxation")
+        source = ("the shares already issued" if shares.get("lower_bound_source") == "already issued"
+                  else "CP-SAT relaxation")
         if shares["relaxation"] == "not asked":
             source += "; the relaxation is asked with --shares-cp-time > 0"
         elif shares["relaxation"] not in ("optimal", "bound"):
