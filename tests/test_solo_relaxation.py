@@ -211,3 +211,20 @@ def test_batch_records_say_how_their_answer_was_proved():
     rec = batch_solve("easy", 1, 10.0, instance=str(INSTANCES / "tiny/tiny-island-locomotive.toml"))
     assert "proof_source" in rec and "shares_lower_bound" in rec and "shares_proved" in rec
     assert (rec["proof_source"] is not None) == bool(rec["proved"])
+
+
+def test_an_unproved_minimum_names_the_round_count_the_relaxation_left_open(run_cli, tmp_path):
+    # "Proof or unknown": where the bounds do not meet, the answer says which round count is undecided and
+    # whether more relaxation time could settle it (unknown) or not (the relaxation admits it).
+    from solver.engine.readings import make_rules
+    from solver.report.solo_report import answer_text
+    res, _ = _plan_cli(run_cli, tmp_path, "tiny/tiny-island-locomotive.toml")
+    data = json.loads(res.out)
+    inst, rules = instance("tiny/tiny-island-locomotive.toml"), make_rules("easter-island", [])
+    assert "not decided" not in answer_text(data, inst, rules)  # proved: nothing is left open
+    for verdict, words in (("unknown", "more time may settle it"), ("feasible", "cannot raise the bound")):
+        open_gap = dict(data, min_rounds_proved=False, min_rounds=None, rounds_lower_bound=1, bound_reasons=[],
+                        search=dict(data["search"], relaxation=[{"rounds": 1, "relaxation": verdict}]))
+        text = answer_text(open_gap, inst, rules)
+        assert "Minimum rounds to clear: unknown, between 1 and 2" in text
+        assert "not decided" in text and "round 1" in text and words in text

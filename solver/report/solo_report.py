@@ -125,6 +125,8 @@ def answer_text(data: dict, instance: Instance, rules) -> str:
          else f"unknown, between {data['rounds_lower_bound']} and {data['rounds_upper_bound'] or '?'}")))
     for reason in data["bound_reasons"]:
         L.append(f"  lower bound: {reason}")
+    if not data["min_rounds_proved"]:
+        L.extend(_relaxation_lines((data.get("search") or {}).get("relaxation") or []))
     if data["plan"]:
         L.append(f"Plan found: clears in round {data['rounds_upper_bound']}, issuing {data['plan_shares']} shares in all "
                  f"(start included), ending with ${data['plan_cash']} "
@@ -203,6 +205,19 @@ def answer_text(data: dict, instance: Instance, rules) -> str:
         L.append("  - none")
     L.append(f"({data['seconds']:.1f} s)")
     return "\n".join(L)
+
+
+def _relaxation_lines(log: list[dict]) -> list[str]:
+    """Why the relaxation did not close the gap: a round count it could not decide, or one it admits."""
+    out = []
+    for entry in log:
+        if entry["relaxation"] == "unknown":
+            out.append(f"  not decided: whether any play clears by round {entry['rounds']}; the CP-SAT relaxation "
+                       "(models/solo_game) gave no answer within its time (--cp-time); more time may settle it")
+        elif entry["relaxation"] == "feasible":
+            out.append(f"  not decided: the CP-SAT relaxation (models/solo_game) admits clearing by round "
+                       f"{entry['rounds']}, so it cannot raise the bound; no plan that clears then was found")
+    return out
 
 
 def _hex(name: str):
