@@ -57,6 +57,7 @@ FIELDS = ["difficulty", "seed", "readings", "bound", "relaxation", "relaxation_s
 
 
 def probe(task: tuple) -> dict:
+    """One setup under one reading set, in its own call (a worker process with --jobs): its CSV row."""
     difficulty, seed, readings, cp_time, plan_time, workers = task
     inst = load_instance(ROOT / "instances" / "easter-island.toml")
     rules = make_rules("easter-island", [] if readings == "default" else readings.split(";"))
@@ -90,8 +91,8 @@ def probe(task: tuple) -> dict:
         if rounds:
             check = replay(inst, Plan(inst.board.name, difficulty, rules, setup, rounds,
                                       round_limit=inst.scenario.rounds))
-            row["referee"] = (check.error or f"clears in round {check.state.cleared_round}"
-                              if check.state.cleared_round else "does not clear")
+            cleared = check.state.cleared_round if check.error is None else None
+            row["referee"] = f"clears in round {cleared}" if cleared else (check.error or "does not clear")
     return row
 
 
@@ -114,9 +115,12 @@ def main() -> None:
     args = ap.parse_args()
     out = pathlib.Path(args.out)
     if not out.parent.is_dir():
-        sys.exit(f"error: the folder {out.parent} does not exist")
-    setups = ([(d, int(s)) for d, s in (x.split(":") for x in args.setups.split(","))] if args.setups
-              else unproved(pathlib.Path(args.from_csv)))
+        ap.error(f"--out: the folder {out.parent} does not exist")  # exit 2, before any long work
+    try:
+        setups = ([(d, int(s)) for d, s in (x.split(":") for x in args.setups.split(","))] if args.setups
+                  else unproved(pathlib.Path(args.from_csv)))
+    except (ValueError, OSError, KeyError) as err:
+        ap.error(f"--setups/--from-csv: expected difficulty:seed,... or a benchmark CSV ({err})")
     tasks = [(d, s, rd, args.cp_time, args.plan_cp_time, args.workers)
              for rd in args.readings.split(",") for d, s in setups]
     print(f"{len(tasks)} probes; relaxation {args.cp_time} units with {args.workers} worker(s), restriction "
