@@ -272,7 +272,7 @@ def _network_layer(m, sm: SoloModel, spec: SoloSpec, rounds: list[int], steps: l
     What it cannot see (measured, results/bound-probe-2workers.csv): it counts hexes, not hexsides, so two
     links may be counted over the same cheapest hexes as "double" hexes ($1 more, no extra tile), although
     two tracks never share a hexside. On normal seed 14 its play at the counting bound makes every one of
-    22 new hexes double, so this layer cannot prove that setup's minimum above the bound; a network layer
+    22 new hexes double, so the relaxation cannot prove that setup's minimum above the bound; a network layer
     that knows which hexsides each link uses is the next step for such "zero slack" setups.
     """
     if not spec.link_pairs:
