@@ -36,8 +36,6 @@ import time
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from ortools.sat.python import cp_model  # noqa: E402
-
 from models.network import cheapest_network  # noqa: E402
 from models.solo_game import build_relaxation  # noqa: E402
 from solver.engine.plan import Plan, replay  # noqa: E402
@@ -49,7 +47,7 @@ from solver import interrupt  # noqa: E402
 from solver.report.output import write_atomic  # noqa: E402
 from solver.solo.easter_island import rounds_lower_bound  # noqa: E402
 from solver.solo.island_plans import plan_spec, restricted_plan  # noqa: E402
-from solver.solo.relaxation import SolveParams, _solver, game_spec  # noqa: E402
+from solver.solo.relaxation import SolveParams, _solver, game_spec, verdict_of  # noqa: E402
 
 FIELDS = ["difficulty", "seed", "readings", "bound", "relaxation", "relaxation_seconds", "new_hexes",
           "double_hexes", "track_spend", "shares_issued", "locomotive_end", "locomotive_actions",
@@ -73,8 +71,7 @@ def probe(task: tuple) -> dict:
     t0 = time.monotonic()
     status = interrupt.solve_cp(solver, sm.model)  # Ctrl-C stops it at once
     row["relaxation_seconds"] = round(time.monotonic() - t0, 1)
-    row["relaxation"] = {cp_model.INFEASIBLE: "infeasible", cp_model.OPTIMAL: "feasible",
-                         cp_model.FEASIBLE: "feasible"}.get(status, "unknown")
+    row["relaxation"] = verdict_of(status)
     if row["relaxation"] == "feasible":
         v = solver.Value
         row.update(new_hexes=v(sm.tiles[bound]), double_hexes=v(sm.double[bound]),

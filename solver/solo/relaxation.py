@@ -303,6 +303,11 @@ def feasible_by(spec: SoloSpec, last_round: int, params: SolveParams) -> str:
             return "infeasible"
     sm = build_relaxation(spec, last_round)
     status = interrupt.solve_cp(_solver(params), sm.model)
+    return verdict_of(status)
+
+
+def verdict_of(status) -> str:
+    """A relaxation's CP-SAT status in words: only INFEASIBLE is a proof; no answer is 'unknown'."""
     return {cp_model.INFEASIBLE: "infeasible", cp_model.FEASIBLE: "feasible",
             cp_model.OPTIMAL: "feasible"}.get(status, "unknown")
 
