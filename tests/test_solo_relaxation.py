@@ -228,3 +228,47 @@ def test_an_unproved_minimum_names_the_round_count_the_relaxation_left_open(run_
         text = answer_text(open_gap, inst, rules)
         assert "Minimum rounds to clear: unknown, between 1 and 2" in text
         assert "not decided" in text and "round 1" in text and words in text
+
+
+# -- rounds after the clear do not exist (issue 27) ------------------------------------------------------------
+
+def _row_specs():
+    """tiny-row (clears in round 1) as the issue found it, and with the real share limit and strict-action."""
+    import dataclasses
+    inst = instance("tiny/tiny-row.toml")
+    spec = game_spec(GameState.new(inst, RED, Rules()))
+    yield "as found", spec
+    yield "15 shares, strict-action", dataclasses.replace(spec, max_shares=15, action_optional=False)
+
+
+def test_rounds_after_the_clear_pay_nothing_so_the_relaxation_admits_every_round_count():
+    # A plan that clears in round 1 clears by every later round: the relaxation must admit each R, or its
+    # INFEASIBLE (a "not clearable" or a raised minimum) would be false.
+    from solver.solo.relaxation import feasible_by
+    for label, spec in _row_specs():
+        for last in range(1, 9):
+            assert feasible_by(spec, last, PARAMS) == "feasible", (label, last)
+
+
+def test_zoo_rounds_after_the_clear_pay_nothing_so_the_relaxation_admits_every_round_count():
+    from solver.solo.relaxation import feasible_by
+    from solver.solo.zoo import potential_graph
+    inst = instance("tiny/tiny-zoo-pair.toml")
+    state = GameState.new(inst, {H("A1"): ["red", "red"], H("C1"): ["red", "red"]}, Rules())
+    spec = game_spec(state, zoo_graph=potential_graph(inst, Rules()))
+    for last in (1, 2, 6, 11, 12, 14):
+        assert feasible_by(spec, last, PARAMS) == "feasible", last
+
+
+def test_the_false_not_clearable_board_is_clearable_in_one_round_proved(run_cli, tmp_path):
+    setup = tmp_path / "setup.toml"
+    setup.write_text('"Red 1" = ["red"]\n')
+    board = INSTANCES / "tiny/tiny-row.toml"
+    # the issue's command: small budgets may leave it open, but never "not clearable"
+    res = run_cli("easter-island", "--instance", board, "--setup", setup, "-d", "easy", "--rounds", "6",
+                  "--work", "1", "--plan-cp-time", "0", "--json")
+    assert res.code == 0, res.err
+    assert json.loads(res.out)["verdict"] != "not clearable"
+    res = run_cli("easter-island", "--instance", board, "--setup", setup, "-d", "easy", "--rounds", "6", "--json")
+    data = json.loads(res.out)
+    assert data["verdict"] == "clearable" and data["min_rounds_proved"] and data["min_rounds"] == 1

@@ -21,8 +21,12 @@ def bounds(spec, rounds: list[int]) -> tuple[int, int, int, int]:
     return imax, imin, cmax, xmin
 
 
-def add_shares_and_actions(m, sm, spec, rounds: list[int]):
-    """Shares issued per round and the action chosen per round (blockers exact); returns act(r, a)."""
+def add_shares_and_actions(m, sm, spec, rounds: list[int], playing: dict | None = None):
+    """Shares issued per round and the action chosen per round (blockers exact); returns act(r, a).
+
+    `playing[r]`: a literal, false once the game is over; a round that is not played selects no action
+    even where an action is mandatory (the rounds after a clear do not exist in the game).
+    """
     actions = list(spec.action_costs)
     # -- shares: "any number, $5 each, at most 15 in the game" ------------------------------------------
     left = spec.max_shares - spec.shares
@@ -37,8 +41,12 @@ def add_shares_and_actions(m, sm, spec, rounds: list[int]):
             sm.action[r, a] = m.NewBoolVar(f"act_{r}_{a}")
         m.AddExactlyOne(sm.action[r, a] for a in actions + [NONE])
         if not spec.action_optional:
-            # base rules: an action is selected every round (Zoo; Easter Island under strict-action)
-            m.Add(sm.action[r, NONE] == 0)
+            # base rules: an action is selected every round (Zoo; Easter Island under strict-action),
+            # every round that is played
+            if playing is None:
+                m.Add(sm.action[r, NONE] == 0)
+            else:
+                m.Add(sm.action[r, NONE] == 0).OnlyEnforceIf(playing[r])
     act = lambda r, a: sm.action.get((r, a), 0)  # noqa: E731
 
     # -- Easter Island's action blockers: exact ---------------------------------------------------------
@@ -142,12 +150,14 @@ def add_money(m, sm, spec, rounds: list[int], steps: list[int], act, playing: di
     """Cash and income round by round, exactly as the engine's end_round (sm.spend: the track paid).
 
     `playing[r]`: a literal, false once the game is over (a plan that clears early); the income floor
-    binds only while it is true, since nothing is played or lost after the clear.
+    binds only while it is true, since nothing is played or lost after the clear, and a round that is
+    not played leaves cash and income as they were (no income, no expenses: the round does not exist).
     """
     actions = list(spec.action_costs)
     imax, floor, cmax, xmin = bounds(spec, rounds)
-    # below the floor only after the game is over: expenses of the rounds that are never played
-    imin = floor if playing is None else floor - (spec.max_shares + spec.max_locomotive) * len(rounds) - 1
+    # an unplayed round still evaluates its (discarded) accounts from an income >= floor: one round of
+    # expenses and shortfall below that
+    imin = floor if playing is None else 2 * floor - spec.max_shares - spec.max_locomotive - 1
     # -- money, exactly as base.end_round ---------------------------------------------------------------------
     table = [0] * (imax - imin + 1)
     for v in range(imin, imax + 1):
@@ -188,5 +198,14 @@ def add_money(m, sm, spec, rounds: list[int], steps: list[int], act, playing: di
         m.AddElement(index, table, loss)
         new_income = m.NewIntVar(imin - max(table), imax, f"income_{r + 1}")
         m.Add(new_income == low - loss)
+        if playing is not None:
+            # after the clear: the accounts above are not kept; cash and income stand still
+            kept_cash = m.NewIntVar(0, cmax + imax, f"cash_kept_{r + 1}")
+            kept_income = m.NewIntVar(imin - max(table), imax, f"income_kept_{r + 1}")
+            m.Add(kept_cash == new_cash).OnlyEnforceIf(playing[r])
+            m.Add(kept_income == new_income).OnlyEnforceIf(playing[r])
+            m.Add(kept_cash == cash).OnlyEnforceIf(playing[r].Not())
+            m.Add(kept_income == income).OnlyEnforceIf(playing[r].Not())
+            new_cash, new_income = kept_cash, kept_income
         sm.cash[r + 1], sm.income[r + 1] = new_cash, new_income
         cash, income = new_cash, new_income

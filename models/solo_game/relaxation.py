@@ -56,6 +56,17 @@ play does:
    allowed), so T[R] >= network_tiles.
 6. Network layer (`_network_layer`, its own argument in its docstring): links between stops by round,
    each shipment's route over them, and the ruins joined by links.
+7. Rounds after the clear. The model has every round up to R, but a play that clears in round c < R
+   ends there: rounds c+1..R do not exist in the game. Set playing[r] = (r <= c). In a round with
+   playing false the model asks only what "nothing happens" satisfies: no shares, no action (even
+   where an action is mandatory), no new hex, no shipment or locomotive step, hence no urbanizing, no
+   Rapa Nui, no bonus tile gained; the income floor is not asked (add_money), and cash and income
+   follow the model's own equations with wide domains, which always have a solution. Cubes delivered,
+   links built and hexes laid are unchanged from round c, so the clear condition stated at R holds
+   because it held at c. In the clearing round itself the floor binds, as the engine's end_round
+   (income below the floor loses the game before the clear is checked). So every play that clears
+   by R maps into the model at R, and, since an idle round can always be appended, feasibility is
+   monotone in R: INFEASIBLE at R proves no clear by any R' <= R.
 Dropping constraints keeps a relaxation a relaxation: the solvers first ask the model without the
 network layer (fast), and the fewest-shares bound is computed without it.
 
@@ -104,6 +115,7 @@ class SoloModel:
     built: dict = field(default_factory=dict)       # (a, b, round) -> a link joins stops a and b by that round
     route: dict = field(default_factory=dict)       # (item key, a, b) -> the item's route uses the hop a -> b
     spend: dict = field(default_factory=dict)       # round -> track spend (lower bound)
+    playing: dict = field(default_factory=dict)     # round -> the round is played (false after the clear)
     total_shares: cp_model.IntVar | None = None
     total_spend: cp_model.IntVar | None = None
 
@@ -114,9 +126,22 @@ def build_relaxation(spec: SoloSpec, last_round: int) -> SoloModel:
     rounds = list(range(spec.first_round, last_round + 1))
     steps = list(range(spec.shipments_per_round))
     sm = SoloModel(m, spec, rounds)
-    act = add_shares_and_actions(m, sm, spec, rounds)
+    # -- the rounds that are played: a prefix (point 7 of the module text: nothing exists after the clear)
+    for r in rounds:
+        sm.playing[r] = m.NewBoolVar(f"playing_{r}")
+        if r > rounds[0]:
+            # the game does not resume once it is over
+            m.AddImplication(sm.playing[r], sm.playing[r - 1])
+    act = add_shares_and_actions(m, sm, spec, rounds, playing=sm.playing)
     loco_at = add_locomotive(m, sm, spec, rounds, steps, act)
     urb = add_urbanization(m, sm, spec, rounds, act)
+    for r in rounds:
+        idle = sm.playing[r].Not()
+        # a round after the clear: no shares, no action, no shipment, no locomotive step (its build: below)
+        m.Add(sm.shares[r] == 0).OnlyEnforceIf(idle)
+        m.Add(sm.action[r, "none"] == 1).OnlyEnforceIf(idle)
+        for k in steps:
+            m.Add(sm.ship[r, k] + sm.upgrade[r, k] == 0).OnlyEnforceIf(idle)
 
     # -- deliveries ---------------------------------------------------------------------------------
     items = {it.key: it for it in spec.items}
@@ -201,6 +226,8 @@ def build_relaxation(spec: SoloSpec, last_round: int) -> SoloModel:
         sm.tiles[r] = t
         placed = m.NewIntVar(0, spec.engineer_tile_limit + 10_000, f"new_hexes_in_{r}")
         m.Add(placed == t - prev)
+        # nothing is built after the clear
+        m.Add(placed == 0).OnlyEnforceIf(sm.playing[r].Not())
         bonus_used = m.NewIntVar(0, 10_000, f"bonus_used_{r}")
         if spec.bonus_from_exits:
             m.Add(bonus_used <= hand)
@@ -251,7 +278,7 @@ def build_relaxation(spec: SoloSpec, last_round: int) -> SoloModel:
     sm.total_spend = m.NewIntVar(0, 10 ** 6, "total_spend")
     m.Add(sm.total_spend == sum(sm.spend.values()))
 
-    add_money(m, sm, spec, rounds, steps, act)
+    add_money(m, sm, spec, rounds, steps, act, playing=sm.playing)
     return sm
 
 

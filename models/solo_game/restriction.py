@@ -118,15 +118,16 @@ def build_restriction(spec: PlanSpec, last_round: int, soft: bool = False) -> Pl
     rounds = list(range(base.first_round, last_round + 1))
     steps = list(range(base.shipments_per_round))
     pm = PlanModel(m, base, rounds)
-    act = add_shares_and_actions(m, pm, base, rounds)
-    loco_at = add_locomotive(m, pm, base, rounds, steps, act)
-    pm.urb = add_urbanization(m, pm, base, rounds, act)
     # the round of the clear: nothing is done after it (the game is over), so the model may clear early
     pm.clear = m.NewIntVar(rounds[0], rounds[-1], "clear_round")
     for r in rounds:
         pm.playing[r] = m.NewBoolVar(f"playing_{r}")
         m.Add(pm.clear >= r).OnlyEnforceIf(pm.playing[r])
         m.Add(pm.clear <= r - 1).OnlyEnforceIf(pm.playing[r].Not())
+    act = add_shares_and_actions(m, pm, base, rounds, playing=pm.playing)
+    loco_at = add_locomotive(m, pm, base, rounds, steps, act)
+    pm.urb = add_urbanization(m, pm, base, rounds, act)
+    for r in rounds:
         idle = pm.playing[r].Not()
         m.Add(pm.shares[r] == 0).OnlyEnforceIf(idle)
         m.Add(pm.action[r, "none"] == 1).OnlyEnforceIf(idle)

@@ -335,9 +335,10 @@ def rounds_relaxation(spec: SoloSpec, lower: int, upper: int, params: SolveParam
     """
     log = []
     if upper > lower:
-        # Clearing by a round is monotone (a plan that clears by R clears by R+1), so INFEASIBLE at the top
-        # settles every round below it at once: ask there first (with a plan known, top = plan's rounds - 1;
-        # without one, the round limit).
+        # The relaxation is monotone in R (models/solo_game/relaxation.py, point 7: the rounds after a clear
+        # are modelled as not played, so a relaxed play by R is one by R+1, and a real play that clears by
+        # R' <= R maps into the model at R), so INFEASIBLE at the top settles every round below it at once:
+        # ask there first (with a plan known, top = plan's rounds - 1; without one, the round limit).
         verdict = feasible_by(spec, upper, params)
         log.append({"rounds": upper, "relaxation": verdict})
         if verdict == "infeasible":
