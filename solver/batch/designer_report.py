@@ -15,7 +15,7 @@ from collections import Counter
 
 from solver.batch.runner import load_results
 from solver.board.errors import InputError
-from solver.report.output import check_writable_folder, dumps, write_atomic
+from solver.report.output import check_output_folder, dumps, exists, write_atomic, write_atomic_with
 from solver.report.report_page import markdown_page
 from solver.batch.scenarios import SCENARIOS
 
@@ -102,10 +102,17 @@ def _plot(path: pathlib.Path, title: str, panels: list[tuple[str, list]]) -> Non
     import matplotlib.pyplot as plt
 
     fig = histograms(title, panels)
-    tmp = path.with_name("." + path.name + ".tmp.png")
-    fig.savefig(tmp, dpi=90)
-    plt.close(fig)
-    tmp.replace(path)
+    try:
+        write_atomic_with(path, lambda tmp: fig.savefig(tmp, dpi=90), suffix=".tmp.png")
+    finally:
+        plt.close(fig)
+
+
+def plot_path(run: pathlib.Path, scenario: str, difficulty: str, reading_set: str) -> pathlib.Path:
+    """The PNG of one table row: scenario, difficulty, and the reading set unless default."""
+    slug = "" if reading_set in ("default", "unrecorded") else "-" + "".join(
+        c if c.isalnum() or c in "-" else "_" for c in reading_set)
+    return run / f"{scenario}-{difficulty}{slug}.png"
 
 
 def histograms(title: str, panels: list[tuple[str, list]]):
@@ -187,15 +194,17 @@ def plan_pages(run: pathlib.Path, recs: list[dict]) -> list[tuple[int, str]]:
 def write_report(run_dir: str | pathlib.Path) -> dict:
     run = pathlib.Path(run_dir)
     results = run / "results.jsonl"
-    if not results.exists():
+    if not exists(results, str(run)):
         raise InputError("no results.jsonl here; run `aos-solve batch ... --out` first", str(run))
-    check_writable_folder(run, str(run))
     records = list(load_results(results).values())
     if not records:
         raise InputError("results.jsonl holds no finished solve yet", str(results))
     groups: dict[tuple[str, str], dict[str, list[dict]]] = {}
     for r in records:
         groups.setdefault((r["scenario"], r["difficulty"]), {}).setdefault(_set_of(r), []).append(r)
+    # Every file the report will write, tried before the first plot is drawn.
+    check_output_folder(run, str(run), files=["report.md", "report.html", "report.json"] + [
+        plot_path(run, sc, diff, name).name for (sc, diff), by_set in groups.items() for name in by_set])
     sets_seen = sorted({_set_of(r) for r in records}, key=lambda x: (x != "default", x))
     default_recs = [r for r in records if _set_of(r) == "default"]
     report = {"run": str(run), "reading_sets": sets_seen, "groups": [], "tables": []}
@@ -233,9 +242,7 @@ def write_report(run_dir: str | pathlib.Path) -> dict:
                 for n in order]})
         for name in order:
             s, recs = summaries[name], by_set_recs[name]
-            slug = "" if name in ("default", "unrecorded") else "-" + "".join(
-                c if c.isalnum() or c in "-" else "_" for c in name)
-            png = run / f"{sc}-{diff}{slug}.png"
+            png = plot_path(run, sc, diff, name)
             if kind == "score":
                 _plot(png, f"{sc} {diff}", [("score", s["scores"]),
                                             ("stars", [r.get("stars") or 0 for r in recs])])

@@ -25,7 +25,7 @@ from dataclasses import asdict, dataclass, field
 
 from solver import interrupt
 from solver.board.errors import InputError
-from solver.report.output import check_writable_folder
+from solver.report.output import check_output_folder, open_for_append, write_atomic
 from solver.batch.scenarios import scenario as get_scenario
 
 
@@ -106,18 +106,13 @@ class Batch:
         return self.out / "results.jsonl"
 
     def check(self) -> None:
-        """Before any solve: the results folder can be made or reused, and what it holds is a batch run."""
-        where = f"--out {self.out}"
-        if self.out.exists() and not self.out.is_dir():
-            raise InputError("is a file, not a folder", where)
-        parent = next(p for p in [self.out, *self.out.parents] if p.exists())
-        if not parent.is_dir():
-            raise InputError(f"{parent} is a file, not a folder", where)
-        check_writable_folder(parent, where)
-        plans = self.out / "plans"
-        if self.keep_plans and plans.exists() and not plans.is_dir():
-            raise InputError("is a file; --keep-plans writes the plan pages into a folder of that name",
-                             str(plans))
+        """Before any solve: the results folder can be made or reused, and what it holds is a batch run.
+
+        Tried, not asked of the permission bits (solver/report/output.py): the folder (or the
+        nearest one above it that exists) takes a probe file, and results.jsonl, run.json and
+        --keep-plans' plans/ can be written."""
+        check_output_folder(self.out, f"--out {self.out}", files=("results.jsonl", "run.json"),
+                            folders=("plans",) if self.keep_plans else ())
         meta_path = self.out / "run.json"
         if meta_path.exists():
             try:
@@ -130,9 +125,11 @@ class Batch:
 
     def prepare(self) -> None:
         self.check()
-        self.out.mkdir(parents=True, exist_ok=True)
-        if self.keep_plans:
-            (self.out / "plans").mkdir(exist_ok=True)
+        for folder in [self.out] + ([self.out / "plans"] if self.keep_plans else []):
+            try:
+                folder.mkdir(parents=True, exist_ok=True)
+            except OSError as err:
+                raise InputError(f"cannot make the folder ({err.strerror or err})", str(folder)) from None
         meta_path = self.out / "run.json"
         if meta_path.exists():
             old = json.loads(meta_path.read_text(encoding="utf-8"))
@@ -144,9 +141,7 @@ class Batch:
             sets = list(old.get("reading_sets", []))
             sets += [x for x in self.meta.get("reading_sets", []) if x not in sets]
             self.meta = {**old, "reading_sets": sets}
-        tmp = meta_path.with_suffix(".tmp")
-        tmp.write_text(json.dumps(self.meta, indent=2))
-        os.replace(tmp, meta_path)
+        write_atomic(meta_path, json.dumps(self.meta, indent=2))
         self.done = load_results(self.results_path)
 
     def pending(self) -> list[Task]:
@@ -155,9 +150,13 @@ class Batch:
     def record(self, fh, rec: dict) -> None:
         if rec["key"] in self.done:
             return
-        fh.write(json.dumps(rec, sort_keys=True) + "\n")
-        fh.flush()
-        os.fsync(fh.fileno())
+        try:
+            fh.write(json.dumps(rec, sort_keys=True) + "\n")
+            fh.flush()
+            os.fsync(fh.fileno())
+        except OSError as err:  # disk full mid-run: the records so far are whole, a rerun resumes
+            raise InputError(f"cannot write the record of {rec['key']} ({err.strerror or err})",
+                             str(self.results_path)) from None
         self.done[rec["key"]] = rec
 
 
@@ -165,12 +164,15 @@ def load_results(path: pathlib.Path) -> dict[str, dict]:
     """Finished records by key; a torn last line (killed mid-write) is cut off the file."""
     if not path.exists():
         return {}
-    data = path.read_bytes()
-    if data and not data.endswith(b"\n"):
-        keep = data.rfind(b"\n") + 1
-        with path.open("r+b") as fh:
-            fh.truncate(keep)
-        data = data[:keep]
+    try:
+        data = path.read_bytes()
+        if data and not data.endswith(b"\n"):
+            keep = data.rfind(b"\n") + 1
+            with path.open("r+b") as fh:
+                fh.truncate(keep)
+            data = data[:keep]
+    except OSError as err:
+        raise InputError(f"cannot read and repair the records ({err.strerror or err})", str(path)) from None
     out = {}
     try:
         text = data.decode("utf-8")
@@ -197,7 +199,7 @@ def run_batch(batch: Batch, workers: int | None, scheduler: str | None, quiet: b
     bar = tqdm(total=len(batch.tasks), initial=len(batch.tasks) - len(pending), disable=not show,
                unit="solve", dynamic_ncols=True, file=sys.stderr)
     bar.set_postfix(counts)
-    with batch.results_path.open("a", encoding="utf-8") as fh:
+    with open_for_append(batch.results_path) as fh:
         for rec in _results(pending, workers, scheduler):
             batch.record(fh, rec)
             counts[rec["status"]] += 1

@@ -252,7 +252,9 @@ def solve_cmd(
     """Find the best legal layout meeting the mission (positions, rotations, order, pawns); prove it or give the bound."""
     from solver.desert.game import load_tiles_file, perfect_foresight, solve_layout, star_reach
     from solver.desert.market import draw_market
+    from solver.report.output import check_output_paths
 
+    check_output_paths(("--svg", svg), ("--out", out))
     if (tiles is None) == (seed is None):
         raise InputError("give exactly one of --tiles FILE or --seed N", "desert solve")
     _check_time_limit(time_limit)
@@ -335,9 +337,9 @@ def game_cmd(
     """Play a seeded solo game: best score with perfect foresight (or its bound), an online policy, a random baseline."""
     from solver.desert.game import evaluate, run_game
     from solver.desert.market import draw_market
-    from solver.report.output import check_output_path, write_atomic
+    from solver.report.output import check_output_paths, write_atomic
 
-    check_output_path(html, "--html")
+    check_output_paths(("--html", html), ("--svg", svg), ("--out", out))
     _check_time_limit(time_limit)
     setup = _setup(ruleset, catalogue, challenges)
     ch = setup.challenges.get(challenge)
