@@ -107,6 +107,26 @@ def test_zoo_exits_as_a_place_to_start_track(zoo, stops):
 
 
 @pytest.mark.parametrize("stops", [False, True])
+def test_zoo_exits_are_no_place_to_start_the_second_track_of_a_complex_tile(zoo, stops):
+    # issue 27: the check ran on a tile's first track only; the track A3-B3 starts at the exit A3
+    from solver.engine.moves import LayTile
+    s = to_build(new_state(zoo, {}, rules=Rules(exits_as_stops=stops), cash=50), action="engineer")
+    complex_tile = LayTile(H("A2"), H("A1"), H("B2"), second=(H("A3"), H("B3")))
+    problem = s.why_illegal(complex_tile)
+    assert (problem is None) if stops else "an exit is not a place to start (reading zoo-exits=literal)" in problem
+
+
+@pytest.mark.parametrize("stops", [False, True])
+def test_zoo_exits_are_no_place_to_start_an_upgrade(zoo, stops):
+    from solver.engine.moves import UpgradeTile
+    s = to_build(new_state(zoo, {}, rules=Rules(exits_as_stops=stops), cash=50), action="engineer")
+    lay(s, "A1-A2-B3")  # a straight from the animal area Three
+    upgrade = UpgradeTile(H("A2"), H("B1"), H("A3"))  # its crossing track would start at the exit A3
+    problem = s.why_illegal(upgrade)
+    assert (problem is None) if stops else "an exit is not a place to start (reading zoo-exits=literal)" in problem
+
+
+@pytest.mark.parametrize("stops", [False, True])
 def test_zoo_exit_to_town_track_carries_food_only_when_exits_are_stops(zoo, stops):
     s = to_build(new_state(zoo, {"C1": ["blue"]}, rules=Rules(exits_as_stops=stops), cash=60), action="engineer")
     s.tiles_laid = -10  # the tile limit is not what this test is about

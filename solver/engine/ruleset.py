@@ -458,7 +458,10 @@ class Ruleset:
         for side in self._new_sides(move):
             if side in state.board.towns and side not in state.new_cities:
                 state.town_tracks[side] = state.town_tracks.get(side, 0) + 1
-                state.towns_touched.add(side)
+                if not move.bonus:
+                    # the town tile counts once a turn, with the first tile that counts itself: a bonus
+                    # placement is outside the count, so the round's count never depends on build order
+                    state.towns_touched.add(side)
         state.cash -= cost
         state.spent_on_track += cost
         state._links = None

@@ -84,7 +84,7 @@ class GameState:
     new_cities: dict[Hex, str] = field(default_factory=dict)        # urbanized towns and their colour
     new_city_supply: list[str] = field(default_factory=list)
     tiles_laid: int = 0
-    towns_touched: set[Hex] = field(default_factory=set)            # towns whose tile changed this turn
+    towns_touched: set[Hex] = field(default_factory=set)            # towns whose tile counted toward this turn's limit
     urbanized_this_round: bool = False
     shipments_done: int = 0
     locomotive_raised: bool = False

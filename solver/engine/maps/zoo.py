@@ -19,16 +19,17 @@ class Zoo(Ruleset):
             return s.engineer_track_cost
         return super().tile_cost(state, h)
 
-    def _check_LayTile(self, state, move) -> str | None:
-        problem = super()._check_LayTile(state, move)
+    def _track_problem(self, state, h: Hex, track: tuple[Hex, Hex]) -> str | None:
+        problem = super()._track_problem(state, h, track)
         if problem or state.rules.exits_as_stops:
             return problem
         # Base rules: "New track must start at a city or town, or extend the player's own incomplete
-        # track." The sheet makes an exit the end of a complete link, not a place to start from.
+        # track." The sheet makes an exit the end of a complete link, not a place to start from. Checked
+        # per track, so the second track of a complex tile and an upgrade's track obey it too.
         board = state.board
-        if not any(state.is_city(s) or s in board.towns or s in state.track for s in (move.side_a, move.side_b)):
-            return (f"new track on {move.hex} must start at a city or town or extend track; an exit is not a "
-                    "place to start (reading zoo-exits=literal)")
+        if not any(state.is_city(s) or s in board.towns or state.track_from(s, h) is not None for s in track):
+            return (f"new track on {h} ({track[0]}-{track[1]}) must start at a city or town or extend track; "
+                    "an exit is not a place to start (reading zoo-exits=literal)")
         return None
 
     def exit_link_problem(self, state, a: Hex, b: Hex) -> str | None:
