@@ -125,3 +125,14 @@ def test_cleared_when_every_animal_area_is_fed(zoo):
     assert not s.is_cleared()
     s.fed.add(H("I1"))
     assert s.is_cleared()
+
+
+@pytest.mark.parametrize("teleports", [(5,), (-1,), (0, 0)])
+def test_a_teleport_names_a_hop_of_its_route(zoo, teleports):
+    # issue 27: links = hops - teleports, so an index off the route lowered the link count unchecked
+    from solver.engine.moves import Ship
+    s = to_build(new_state(zoo, {"A1": ["red"]}, cash=60), action="engineer")
+    lay(s, "A1-A2-A3")
+    to_ship(s)
+    move = Ship(H("A1"), "red", (H("A1"), H("A3")), teleports)
+    assert "must name distinct hops of the route" in s.why_illegal(move)

@@ -384,6 +384,9 @@ class Ruleset:
             return "a shipment goes from its city to another stop"
         if route[0] != move.origin:
             return "the route must start at the cube's city"
+        problem = self.teleport_index_problem(move)
+        if problem:
+            return problem
         problem = self.cube_available(state, move.origin, move.colour)
         if problem:
             return problem
@@ -406,6 +409,15 @@ class Ruleset:
         need, why = self.locomotive_need(state, move)
         if need > state.locomotive:
             return f"the shipment needs locomotive {need} ({why}) but the locomotive is {state.locomotive}"
+        return None
+
+    @staticmethod
+    def teleport_index_problem(move: Ship) -> str | None:
+        """A teleport is one of the route's hops, named once: else the link count (income, locomotive) is wrong."""
+        hops = len(move.route) - 1
+        if len(set(move.teleports)) != len(move.teleports) or any(
+                not isinstance(i, int) or isinstance(i, bool) or not 0 <= i < hops for i in move.teleports):
+            return f"teleports {list(move.teleports)} must name distinct hops of the route (0 to {hops - 1})"
         return None
 
     def discount_problem(self, state, move: Ship) -> str | None:

@@ -79,6 +79,9 @@ class Zoo(Ruleset):
         return links, f"{links} link(s)"
 
     def shipment_problem(self, state, move: Ship) -> str | None:
+        problem = self.teleport_index_problem(move)
+        if problem:
+            return problem
         # "You may use only one pair of exits per shipment."
         if len(move.teleports) > 1:
             return "only one pair of exits may be used per shipment"
