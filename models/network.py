@@ -2,7 +2,7 @@
 
 Nodes are buildable hexes (cost: the scenario's laying cost) and stops (cost 0;
 a town costs its town-tile base). Edges join neighbours across passable
-hexsides, never two stops directly (a link needs at least one track tile).
+hexsides, never two stops directly unless one is a town (a town tile's own track reaches the next hex).
 A plain track hex carries one track, so it may not branch: degree <= 2.
 That limit makes the tree exactly the networks of simple tiles. With complex
 tiles (Rules.complex_tiles) a hex may carry two tracks, up to four track ends,
@@ -37,6 +37,7 @@ class Network:
     links: tuple[tuple[Hex, ...], ...]  # each link: stop, track hexes..., stop
     seconds: float
     method: str
+    edges: tuple = ()               # the tree's edges (a map may price or show stop-to-stop pieces)
 
     @property
     def tiles(self) -> int:
@@ -57,7 +58,10 @@ def board_graph(instance: Instance, unit_cost: bool = False) -> tuple[nx.Graph, 
             max_degree[h] = 2
     for h in list(g.nodes):
         for n in h.neighbours():
-            if n in g and board.passable(h, n) and not (board.is_stop(h) and board.is_stop(n)):
+            # two stops side by side are joined only by a town tile's own track (base rules: "town tiles join
+            # one to four tracks at the town"), never city to city
+            joined_stops = board.is_stop(h) and board.is_stop(n) and not (h in board.towns or n in board.towns)
+            if n in g and board.passable(h, n) and not joined_stops:
                 town_fee = 0 if unit_cost else s.town_cost_per_track * ((h in board.towns) + (n in board.towns))
                 g.add_edge(h, n, weight=town_fee)
     for path in board.public_track:
@@ -121,7 +125,8 @@ def _cheapest_network(instance: Instance, stops: list[Hex], unit_cost: bool, tim
     tree.add_edges_from(result.edges)
     hexes = tuple(sorted(h for h in tree.nodes if not is_stop(h)))
     return Network(tuple(stops), result.value, result.lower_bound, result.status, hexes,
-                   tuple(split_links(instance, tree, is_stop)), result.seconds, result.method)
+                   tuple(split_links(instance, tree, is_stop)), result.seconds, result.method,
+                   tuple(tuple(e) for e in tree.edges))
 
 
 def split_links(instance: Instance, tree: nx.Graph, is_stop=None) -> list[tuple[Hex, ...]]:
@@ -131,6 +136,10 @@ def split_links(instance: Instance, tree: nx.Graph, is_stop=None) -> list[tuple[
     for stop in sorted(n for n in tree.nodes if stop_test(n)):
         for first in sorted(tree.neighbors(stop)):
             if stop_test(first):
+                if (first in instance.board.towns or stop in instance.board.towns) and not tree.edges[stop, first].get(
+                        "public") and frozenset((stop, first)) not in seen:
+                    seen.add(frozenset((stop, first)))
+                    links.append((stop, first))  # a town tile's own track into the next stop
                 continue  # public track drawn as a direct edge
             path, prev, cur = [stop, first], stop, first
             while not stop_test(cur):

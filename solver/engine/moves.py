@@ -12,6 +12,8 @@ automatic income, expenses and round-marker steps. Notation (one move each):
                         when both tracks are straight and cross, else a non-crossing pair)
     upgrade E4 C4 F5    upgrade the simple straight on E4 to a crossing: add the straight C4-F5
     upgrade E4 C4 F5 bonus  the same, from the hand of bonus tiles (Zoo)
+    town C2 C1          a town tile on the town C2 whose track runs straight into the next stop C1
+                        (base rules: "town tiles join one to four tracks at the town"; no other tile)
     urbanize F5 black   place a new city tile on the town F5
     build done          end the build phase
     ship D2 red D2-F4-H4        move the red cube from D2 along the stops D2, F4, H4
@@ -76,6 +78,17 @@ class UpgradeTile:
 
 
 @dataclass(frozen=True)
+class TownTrack:
+    """A track of the town tile itself, from the town into the stop on the next hex: a link of no other tile."""
+
+    town: Hex
+    stop: Hex
+
+    def __str__(self) -> str:
+        return f"town {self.town} {self.stop}"
+
+
+@dataclass(frozen=True)
 class Urbanize:
     town: Hex
     colour: str
@@ -115,7 +128,7 @@ class Pass:
         return "pass"
 
 
-Move = IssueShares | SelectAction | LayTile | UpgradeTile | Urbanize | EndBuild | Ship | UpgradeLocomotive | Pass
+Move = IssueShares | SelectAction | LayTile | UpgradeTile | TownTrack | Urbanize | EndBuild | Ship | UpgradeLocomotive | Pass
 
 
 def route_text(route: tuple[Hex, ...], teleports: tuple[int, ...] = ()) -> str:
@@ -152,9 +165,11 @@ def path_to_tiles(path: list[Hex], bonus: int = 0) -> list[LayTile]:
     return [LayTile(path[i], path[i - 1], path[i + 1], bonus=(i - 1) < bonus) for i in range(1, len(path) - 1)]
 
 
-def parse_tile(text: str) -> LayTile | UpgradeTile:
-    """'tile E4 D3 F4 [+ C4 G4] [bonus]' or 'upgrade E4 C4 G4 [bonus]' (ValueError names what is wrong)."""
+def parse_tile(text: str) -> LayTile | UpgradeTile | TownTrack:
+    """'tile E4 D3 F4 [+ C4 G4] [bonus]', 'upgrade E4 C4 G4 [bonus]' or 'town C2 C1' (ValueError names what is wrong)."""
     words = text.split()
+    if words and words[0] == "town" and len(words) == 3:
+        return TownTrack(Hex.parse(words[1]), Hex.parse(words[2]))
     bonus = bool(words) and words[-1] == "bonus"
     if bonus:
         words = words[:-1]
@@ -167,5 +182,5 @@ def parse_tile(text: str) -> LayTile | UpgradeTile:
     if words and words[0] == "tile" and len(words) == 7 and words[4] == "+":
         h, a, b, c, d = (Hex.parse(w) for w in words[1:4] + words[5:])
         return LayTile(h, a, b, bonus, (c, d))
-    raise ValueError(f"expected 'tile HEX SIDE SIDE [+ SIDE SIDE] [bonus]' or 'upgrade HEX SIDE SIDE [bonus]', "
+    raise ValueError(f"expected 'tile HEX SIDE SIDE [+ SIDE SIDE] [bonus]', 'upgrade HEX SIDE SIDE [bonus]' or 'town TOWN STOP', "
                      f"got {text!r}")

@@ -203,7 +203,7 @@ def round_moves(state: GameState | None, rnd: RoundPlan, index: int, instance: I
                 raise InputError(f"expected 'urbanize TOWN COLOUR', got {text!r}", f"round {index}")
             steps.append(Step(index, text, Urbanize(_hex(words[1], index, text, inst), words[2])))
             continue
-        if words and words[0] in ("tile", "upgrade"):  # one tile in move notation (complex tiles)
+        if words and words[0] in ("tile", "upgrade", "town"):  # one tile in move notation (complex, town tiles)
             try:
                 tile = parse_tile(text)
             except ValueError as err:

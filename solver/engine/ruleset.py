@@ -5,8 +5,8 @@ A map module subclasses `Ruleset` and overrides only what its sheet changes.
 from __future__ import annotations
 
 from solver.board.hexgrid import Hex
-from solver.engine.moves import (EndBuild, IssueShares, LayTile, Pass, SelectAction, Ship, UpgradeLocomotive, UpgradeTile,
-                          Urbanize)
+from solver.engine.moves import (EndBuild, IssueShares, LayTile, Pass, SelectAction, Ship, TownTrack, UpgradeLocomotive,
+                          UpgradeTile, Urbanize)
 from solver.engine.track_tiles import BASE_RULE, COST_KEYS, complex_kind, complex_rules, shape
 
 
@@ -113,6 +113,10 @@ class Ruleset:
                         out.append(UpgradeTile(h, c, d))
                         if state.bonus_tiles:
                             out.append(UpgradeTile(h, c, d, bonus=True))
+        for town in state.board.towns:  # a town tile's own track into the stop next door
+            for stop in town.neighbours():
+                if state.board.is_stop(stop):
+                    out.append(TownTrack(town, stop))
         return list(dict.fromkeys(out))
 
     # -- legality --------------------------------------------------------------
@@ -120,7 +124,7 @@ class Ruleset:
         if state.phase == "over":
             return "the game is over"
         expected = {"shares": (IssueShares,), "action": (SelectAction,),
-                    "build": (LayTile, UpgradeTile, Urbanize, EndBuild), "ship": (Ship, UpgradeLocomotive, Pass)}[state.phase]
+                    "build": (LayTile, UpgradeTile, TownTrack, Urbanize, EndBuild), "ship": (Ship, UpgradeLocomotive, Pass)}[state.phase]
         if not isinstance(move, expected):
             return f"'{move}' is not a move of the {state.phase} phase"
         check = getattr(self, f"_check_{type(move).__name__}")
@@ -210,6 +214,24 @@ class Ruleset:
                 return f"the track would loop back into the stop it came from ({board.label(ends[0])})"
         return None
 
+    def _check_TownTrack(self, state, move: TownTrack) -> str | None:
+        """Base rules: "town tiles join one to four tracks at the town"; a track may run into the next stop."""
+        board, town, stop = state.board, move.town, move.stop
+        if town not in board.towns or town in state.new_cities:
+            return f"{town} is no town (a town tile's track starts at a town)"
+        if not board.is_stop(stop) or not town.is_neighbour(stop):
+            return f"{stop} is no stop next to the town {town} (a town tile's track reaches only the next hex)"
+        if not board.passable(town, stop):
+            return f"the hexside between {town} and {stop} is impassable"
+        if frozenset((town, stop)) in state.town_links:
+            return f"the town tile on {town} already has a track into {stop}"
+        if state.tiles_laid + self._town_tile_count(state, move) > state.tile_limit():
+            return f"at most {state.tile_limit()} tiles this turn (a town tile counts as a tile)"
+        cost = self.lay_cost(state, move)
+        if cost > state.cash:
+            return f"the town tile's track {town}-{stop} costs ${cost} but only ${state.cash} is in hand"
+        return None
+
     def _check_UpgradeTile(self, state, move: UpgradeTile) -> str | None:
         """Base rules: 'Upgrading a simple tile to a crossing: $3' (the only upgrade they price)."""
         board, h = state.board, move.hex
@@ -281,6 +303,8 @@ class Ruleset:
         return None
 
     def _new_sides(self, move) -> tuple[Hex, ...]:
+        if isinstance(move, TownTrack):
+            return (move.town, move.stop)
         if isinstance(move, LayTile) and move.second is not None:
             return (move.side_a, move.side_b) + tuple(move.second)
         return (move.side_a, move.side_b)
@@ -292,7 +316,9 @@ class Ruleset:
 
     def _tile_part(self, state, move) -> tuple[int, str]:
         """The tile's own price (before town fees) and how it is made up."""
-        if move.bonus and not self.bonus_tiles_pay(state):
+        if isinstance(move, TownTrack):
+            return 0, "a town tile's track only"
+        if getattr(move, "bonus", False) and not self.bonus_tiles_pay(state):
             return 0, "a free bonus tile"
         if isinstance(move, UpgradeTile):
             cost = complex_rules(state)["upgrade_to_crossing_cost"]
@@ -456,6 +482,10 @@ class Ruleset:
         if move.second is not None:
             state.second_track[move.hex] = tuple(move.second)
 
+    def _apply_TownTrack(self, state, move: TownTrack) -> None:
+        self._place(state, move, 0)
+        state.town_links.add(frozenset((move.town, move.stop)))
+
     def _apply_UpgradeTile(self, state, move: UpgradeTile) -> None:
         self._place(state, move, self._upgrade_tiles(state))
         state.second_track[move.hex] = (move.side_a, move.side_b)
@@ -463,14 +493,14 @@ class Ruleset:
     def _place(self, state, move, tiles: int) -> None:
         """Pay for a tile or upgrade, count it toward the turn's tiles, and join its towns."""
         cost = self.lay_cost(state, move)
-        if move.bonus:
+        if getattr(move, "bonus", False):
             state.bonus_tiles -= 1
         else:
             state.tiles_laid += tiles + self._town_tile_count(state, move)
         for side in self._new_sides(move):
             if side in state.board.towns and side not in state.new_cities:
                 state.town_tracks[side] = state.town_tracks.get(side, 0) + 1
-                if not move.bonus:
+                if not getattr(move, "bonus", False):
                     # the town tile counts once a turn, with the first tile that counts itself: a bonus
                     # placement is outside the count, so the round's count never depends on build order
                     state.towns_touched.add(side)

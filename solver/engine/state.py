@@ -17,8 +17,8 @@ import networkx as nx
 
 from solver.board.hexgrid import Hex
 from solver.board.instance import Instance
-from solver.engine.moves import (EndBuild, IssueShares, LayTile, Move, Pass, SelectAction, Ship, UpgradeLocomotive,
-                          UpgradeTile, Urbanize)
+from solver.engine.moves import (EndBuild, IssueShares, LayTile, Move, Pass, SelectAction, Ship, TownTrack,
+                          UpgradeLocomotive, UpgradeTile, Urbanize)
 
 PHASES = ("shares", "action", "build", "ship", "over")
 
@@ -81,6 +81,8 @@ class GameState:
     # Code that only reads `track` sees the first track of every hex; use tracks_at / track_from for both.
     second_track: dict[Hex, tuple[Hex, Hex]] = field(default_factory=dict)
     town_tracks: dict[Hex, int] = field(default_factory=dict)       # tracks joined to each town tile
+    # links made by a town tile's own track into the stop on the next hex (no other tile): {town, stop}
+    town_links: set[frozenset[Hex]] = field(default_factory=set)
     new_cities: dict[Hex, str] = field(default_factory=dict)        # urbanized towns and their colour
     new_city_supply: list[str] = field(default_factory=list)
     tiles_laid: int = 0
@@ -135,6 +137,7 @@ class GameState:
         other.track = dict(self.track)
         other.second_track = dict(self.second_track)
         other.town_tracks = dict(self.town_tracks)
+        other.town_links = set(self.town_links)
         other.new_cities = dict(self.new_cities)
         other.new_city_supply = list(self.new_city_supply)
         other.towns_touched = set(self.towns_touched)
@@ -232,6 +235,8 @@ class GameState:
                 if key not in seen:
                     seen.add(key)
                     out.append(Link(tuple(path), complete))
+        for pair in sorted(self.town_links, key=sorted):
+            out.append(Link(tuple(sorted(pair)), True))
         return out
 
     def _stops_with_track(self) -> list[Hex]:
@@ -304,4 +309,4 @@ class GameState:
 
 
 __all__ = ["GameState", "Rules", "Link", "IllegalMove", "PHASES",
-           "IssueShares", "SelectAction", "LayTile", "UpgradeTile", "Urbanize", "EndBuild", "Ship", "UpgradeLocomotive", "Pass"]
+           "IssueShares", "SelectAction", "LayTile", "UpgradeTile", "TownTrack", "Urbanize", "EndBuild", "Ship", "UpgradeLocomotive", "Pass"]

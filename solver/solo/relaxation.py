@@ -55,12 +55,20 @@ def _free(board, scenario, h: Hex) -> bool:
     return board.buildable(h) and board.terrain[h] in scenario.track_cost
 
 
+def _town_neighbours(board, a: Hex, stops) -> list[Hex]:
+    """Stops next to `a` that a town tile's own track can join it to, with no other tile (one is a town)."""
+    return [x for x in a.neighbours() if x in stops and x != a and board.passable(a, x)
+            and (a in board.towns or x in board.towns)]
+
+
 def potential_links(instance) -> dict[Hex, set[Hex]]:
     """stop -> stops that some link over free hexes could join it to (any network)."""
     board, s = instance.board, instance.scenario
     stops = set(board.cities) | set(board.towns) | set(board.exits)
     out: dict[Hex, set[Hex]] = {h: set() for h in stops}
     for a in stops:
+        for x in _town_neighbours(board, a, stops):
+            out[a].add(x)
         seen = set()
         queue = deque(h for h in a.neighbours() if board.on_map(h) and _free(board, s, h) and board.passable(a, h))
         seen.update(queue)
@@ -84,6 +92,8 @@ def link_weights(state) -> dict[tuple[Hex, Hex], int]:
     stops = set(board.cities) | set(board.towns) | set(board.exits)
     out: dict[tuple[Hex, Hex], int] = {}
     for a in stops:
+        for x in _town_neighbours(board, a, stops):
+            out[a, x] = 0  # a town tile's own track: no hex
         dist: dict[Hex, int] = {}
         dq = deque()
         for h in a.neighbours():
@@ -152,8 +162,8 @@ def fewest_new_tiles(state, teleports: bool) -> dict[tuple[Hex, Hex], int]:
             for x in v.neighbours():
                 if not board.on_map(x) or not board.passable(v, x):
                     continue
-                if v in stops and x in stops:
-                    continue  # two stops side by side are never joined without a tile between
+                if v in stops and x in stops and not (v in board.towns or x in board.towns):
+                    continue  # two stops side by side are joined without a tile only by a town tile
                 if x in stops or _free(board, s, x):
                     nbrs.append(x)
             if v in exits:

@@ -63,6 +63,9 @@ def potential_links(instance: Instance) -> dict[tuple[Hex, Hex], int]:
 
     out: dict[tuple[Hex, Hex], int] = {}
     for a in stops:
+        for x in a.neighbours():
+            if x in board.terrain and board.is_stop(x) and board.passable(a, x) and (a in board.towns or x in board.towns):
+                out[a, x] = 0  # a town tile's own track into the next stop: no other tile
         dist: dict[Hex, int] = {}
         frontier = [h for h in a.neighbours() if free(h) and board.passable(a, h)]
         for h in frontier:
