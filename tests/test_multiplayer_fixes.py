@@ -152,7 +152,11 @@ def test_human_body_bone_costs_3_in_every_case():
     rs = ruleset_for("human-body")
     g, _, _ = rs.build_graph(inst, load_state(inst, HB_STATE))
     bone = inst.board.stop_by_name("Bone E4")   # already holds Alice's bone tile
-    assert g.nodes[bone]["cost"] == 3
+    bare = inst.board.stop_by_name("Bone E6")
+    # passing over Alice's existing links through E4 is free; every new track laid to E4 costs $3
+    assert g.nodes[bone]["cost"] == 0 and g.nodes[bare]["cost"] == 3
+    new = [d["weight"] for n, d in g[bone].items() if d.get("new_track")]
+    assert new and all(w == 3 for w in new)
 
 
 # -- provenance -------------------------------------------------------------------------

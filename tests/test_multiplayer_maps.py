@@ -90,7 +90,8 @@ def test_portugal_free_simple_track_in_the_first_turn_only(run_cli, tmp_path):
     later = json.loads(run_cli(*args, write(tmp_path, first_turn.read_text().replace(
         'round = 1\nphase = "before-actions"', "round = 2").replace("free_track_used = false", ""))).out)
     assert later["cost"] == 4 and first["cost"] == 2
-    assert first["status"] == "feasible"  # the free tile's bound is not proven tight on this board
+    # every placement of the free tile that could save more was solved exactly: the $2 is proven
+    assert first["status"] == "optimal" and first["lower_bound"] == 2
 
 
 def test_portugal_lisboa_refilled_to_3():
@@ -240,6 +241,7 @@ def test_human_body_inhale_exhale_and_kidney(tmp_path):
     assert not rs.accepts(state, kidney, "red")
     text = sample("human-body").read_text().replace("round = 2", "round = 1").replace('tile_covers = "red"',
                                                                                      'tile_covers = "blue"')
+    text = text.replace("locomotive = 3", "locomotive = 2")   # round 1: only the action has raised it yet
     inst, state = _hb(tmp_path, text)
     assert rs.accepts(state, lung, "red") and not rs.accepts(state, lung, "blue")        # inhale: blue -> red
     assert rs.accepts(state, kidney, "red") and rs.accepts(state, kidney, "yellow")

@@ -194,20 +194,22 @@ def build_cost(
            tuple(sorted((str(a), str(b), d.get("weight", 0)) for a, b, d in g.edges(data=True))))
     net = cheapest_network(inst, terminals, time_limit=time_limit, graph=(g, max_degree), graph_key=key,
                            is_stop=rs.is_build_stop(inst))
-    cost, bound, adjust_notes = rs.adjust_build_cost(inst, net, state)
+    cost, bound, adjust_notes = rs.adjust_build_cost(inst, net, state, graph=(g, max_degree),
+                                                     terminals=terminals, time_limit=time_limit)
     status = net.status
     if status == "optimal" and cost is not None and bound is not None and cost != bound:
         status = "feasible"
+    space = rs.build_search_space(inst, state)
     proof = {"optimal": "proven minimum (lower bound = cost)",
              "feasible": f"best found, not proven; lower bound ${bound}",
              "infeasible": "no build can join them (proven)"}[status]
     label = inst.board.label
-    built = [h for h in net.hexes]
+    built, net_links = rs.network_pieces(inst, state, g, net)
     unit = "disc" if inst.board.nodes else "tile"
     data = {"map": inst.board.name, "connect": [label(h) for h in stops],
             "also_joins": [label(h) for h in terminals if h not in stops], "status": status, "cost": cost,
-            "lower_bound": bound, "optimizer_cost": net.cost, f"{unit}s": [str(h) for h in built],
-            "links": ["-".join(str(h) for h in link) for link in net.links] if not inst.board.nodes else [],
+            "lower_bound": bound, "search_space": space, "optimizer_cost": net.cost, f"{unit}s": [str(h) for h in built],
+            "links": ["-".join(str(h) for h in link) for link in net_links] if not inst.board.nodes else [],
             "notes": term_notes + notes + adjust_notes, "seconds": round(net.seconds, 3), "method": net.method,
             **({"active": state.active} if state is not None else {}),
             **as_json(used_assumptions(inst, "build"), readings(inst))}
@@ -220,6 +222,7 @@ def build_cost(
         typer.echo(f"  {proof}")
     else:
         typer.echo(f"  cost ${cost} ({proof}), {len(built)} {unit}(s): {', '.join(map(str, built)) or '-'}")
+        typer.echo(f"  {'minimum' if status == 'optimal' else 'bound'} over: {space}")
     for link in data["links"]:
         typer.echo(f"  link {link}")
     for note in data["notes"]:

@@ -11,7 +11,10 @@ A failure names the key and stops with exit code 2 (the caller's `fail`).
 """
 from __future__ import annotations
 
-PHASES = ("before-actions", "shipping")
+#: game.phase: round start (Portugal's free simple track), the build phase, shipping before its first step
+#: ("shipping") or before its second ("shipping-second", with game.first_step)
+PHASES = ("before-actions", "build", "shipping", "shipping-second")
+FIRST_STEPS = ("delivery", "locomotive", "power-plant", "pass")
 
 
 def check_reachable(state, fail) -> None:
@@ -21,8 +24,7 @@ def check_reachable(state, fail) -> None:
     if before and state.action is not None:
         fail(f"the phase is before-actions, so no action is selected yet (got {state.action!r})", "game.action")
     _check_goods(state, fail, before)
-    now = 0 if before else (s.engineer_tile_limit if state.action == "engineer" else max(s.tile_limit,
-                                                                                       s.engineer_tile_limit))
+    now = 0 if before else (s.engineer_tile_limit if state.action in ("engineer", None) else s.tile_limit)
     for name, p in state.players.items():
         key = f"players.{name}"
         tiles = {h for path, complete in p.links for h in (path[1:-1] if complete else path[1:])
@@ -32,15 +34,28 @@ def check_reachable(state, fail) -> None:
             where = "before the actions of round 1" if before and rnd == 1 else f"by round {rnd}"
             fail(f"{name} has {len(tiles)} track tiles, but at most {most} can be built {where} "
                  f"({s.engineer_tile_limit} a turn with the Engineer)", f"{key}.links")
-        raises = 2 * (rnd - 1) + (0 if before else 2)
+        raises = 2 * (rnd - 1) + _raises_this_turn(state, name)
         if p.locomotive > s.start_locomotive + raises:
-            fail(f"{name}'s locomotive {p.locomotive} cannot be reached by round {rnd}"
-                 + (" before actions" if before else "") + f" (start {s.start_locomotive}, at most +1 by the "
-                 "Locomotive action and +1 in shipping per turn)", f"{key}.locomotive")
+            fail(f"{name}'s locomotive {p.locomotive} cannot be reached by round {rnd} in the phase "
+                 f"{state.turn_phase} (start {s.start_locomotive}, at most +1 by the Locomotive action and +1 "
+                 "in shipping per turn, and this turn only what has happened by this phase)", f"{key}.locomotive")
         if before and rnd == 1 and p.income != s.start_income:
             fail(f"before the actions of round 1 every income is the start income {s.start_income}",
                  f"{key}.income")
     rs.check_reachable(state, fail, before)
+
+
+def _raises_this_turn(state, name: str) -> int:
+    """Locomotive raises this turn before the state's phase: the Locomotive action ("+1 locomotive level at
+    once") once actions are selected (the active player's action if the state names it; another player's
+    is unknown), and the shipping raise only once a shipping step is done."""
+    if state.turn_phase == "before-actions":
+        return 0
+    action = state.action if name == state.active else None
+    out = 1 if action in (None, "locomotive") else 0
+    if state.turn_phase == "shipping-second" and (name != state.active or state.first_step == "locomotive"):
+        out += 1
+    return out
 
 
 def _check_goods(state, fail, before: bool) -> None:

@@ -318,8 +318,23 @@ class MultiplayerRuleset(Ruleset):
         """Extra stops the network must join (Kansas City: Kansas City itself)."""
         return list(stops), []
 
-    def adjust_build_cost(self, instance, net, state=None) -> tuple[int | None, int | None, list[str]]:
-        """(cost, lower bound, notes) after map rules that change the price of a found network."""
+    def build_search_space(self, instance, state=None) -> str:
+        """What a "proven minimum" of build-cost is a minimum over (the map's build graph)."""
+        space = ("every network of new simple track tiles on free hexes (each hex one track, entered and left by "
+                 "two sides; track hexes may not branch) joining the stops, through other stops")
+        if state is not None:
+            space += (", over the player's own complete links" + (" and other players' complete links"
+                                                                  if self.ship_over_others else ""))
+        return space + ("; not searched: complex tiles (crossings and upgrades of existing track), extending "
+                        "incomplete track, urbanization, the tile limit of one turn")
+
+    def network_pieces(self, instance, state, g, net) -> tuple[list, list]:
+        """The tiles (or discs) and the links of a found network, as printed."""
+        return list(net.hexes), list(net.links)
+
+    def adjust_build_cost(self, instance, net, state=None, **context) -> tuple[int | None, int | None, list[str]]:
+        """(cost, lower bound, notes) after map rules that change the price of a found network (`context`:
+        the build graph, terminals and time limit, for a map that must search further)."""
         return net.cost, net.lower_bound, []
 
 

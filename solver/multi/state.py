@@ -8,7 +8,8 @@ of the active player (format: docs/multiplayer.md):
     players = 4              # how many play (each one has a [players.NAME] table)
     active = "Kelly"         # whose deliveries are listed
     round = 3
-    phase = "shipping"       # or "before-actions" (optional; checked against setup counts and turn limits)
+    phase = "shipping"       # before-actions, build, shipping (first step) or shipping-second
+    first_step = "delivery"  # with shipping-second: delivery, locomotive, power-plant or pass
     action = "locomotive"    # the active player's action this round (optional)
     final_turn = false       # optional
 
@@ -41,7 +42,7 @@ from solver.board.hexgrid import Hex
 from solver.board.instance import Instance
 from solver.engine.state import GameState, Link, Rules
 
-GAME_KEYS = ("map", "players", "active", "round", "phase", "action", "final_turn")
+GAME_KEYS = ("map", "players", "active", "round", "phase", "action", "final_turn", "first_step")
 PLAYER_KEYS = ("locomotive", "income", "cash", "shares", "links")
 
 
@@ -74,7 +75,8 @@ class MultiState(GameState):
     area_stops: dict = field(default_factory=dict)   # first hex of a zone or organ -> the area
     owned_links: list = field(default_factory=list)
     state_path: str = ""
-    turn_phase: str = "shipping"   # game.phase: "before-actions" or "shipping" (solver/multi/checks.py)
+    turn_phase: str = "shipping"   # game.phase (solver/multi/checks.py PHASES)
+    first_step: str | None = None  # shipping-second: what the first step was
 
     # The engine asks these; zones and organs are one stop each, named by their first hex.
     def links(self) -> list:
@@ -179,10 +181,18 @@ def load_state(instance: Instance, path: str | pathlib.Path) -> MultiState:
     final = game.get("final_turn", rnd == instance.scenario.rounds)
     if not isinstance(final, bool):
         r.fail(f"expected true or false, got {final!r}", "game.final_turn")
-    from solver.multi.checks import PHASES, check_reachable
+    from solver.multi.checks import FIRST_STEPS, PHASES, check_reachable
     turn_phase = game.get("phase", "shipping")
     if turn_phase not in PHASES:
         r.fail(f"expected one of {', '.join(PHASES)}, got {turn_phase!r}", "game.phase")
+    first_step = game.get("first_step")
+    if first_step is not None and turn_phase != "shipping-second":
+        r.fail("first_step is given only in the phase shipping-second (the first shipping step is done)",
+               "game.first_step")
+    if turn_phase == "shipping-second":
+        first_step = "delivery" if first_step is None else first_step
+        if first_step not in FIRST_STEPS:
+            r.fail(f"expected one of {', '.join(FIRST_STEPS)}, got {first_step!r}", "game.first_step")
     action = game.get("action")
     if action is not None and action not in instance.scenario.actions:
         r.fail(f"action {action!r} is not on this map's action board ({', '.join(instance.scenario.actions)})",
@@ -228,7 +238,10 @@ def load_state(instance: Instance, path: str | pathlib.Path) -> MultiState:
 
     state = MultiState(instance=instance, rules=Rules(), goods=goods, round=rnd, phase="ship", action=action,
                        final_turn=final, markers=dict(markers), area_stops=areas, active=active,
-                       player_count=count, state_path=path, turn_phase=turn_phase)
+                       player_count=count, state_path=path, turn_phase=turn_phase, first_step=first_step)
+    if turn_phase == "shipping-second":
+        state.shipments_done = 1
+        state.locomotive_raised = first_step in ("locomotive", "power-plant")  # the once-a-turn flag
     for pname, spec in players_t.items():
         key = f"players.{pname}"
         if not isinstance(spec, dict):

@@ -49,6 +49,11 @@ class Finland(MultiplayerRuleset):
                             "there and is never built from it (zone_reading end-only)")
         return super().shipment_problem(state, move)
 
+    def build_search_space(self, instance, state=None) -> str:
+        return super().build_search_space(instance, state) + (
+            "; a zone is an end of track, never a junction (zone_reading end-only)" if self.end_only(instance)
+            else "")
+
     def restrict_build(self, instance, g, max_degree, terminals) -> list[str]:
         if not self.end_only(instance):
             return []
@@ -103,6 +108,16 @@ class Finland(MultiplayerRuleset):
                  "markers.four_links_box")
         sweden = self.zone(state, "sweden_zone")
         level = self.rule(state.instance, "four_links_level")
+        russia = self.zone(state, "russia_zone")
+        if len(state.goods.get(russia, [])) > self.rule(state.instance, "russia_goods"):
+            fail(f"Russia holds {len(state.goods[russia])} goods, but setup puts "
+                 f"{self.rule(state.instance, 'russia_goods')} there and a zone never gains goods (the sheet: "
+                 "'When a Good is moved to the Russia zone, remove one of the Goods'; goods growth places cubes "
+                 "on cities)", "goods")
+        if len(state.goods.get(sweden, [])) > self.rule(state.instance, "four_links_cubes"):
+            fail(f"Sweden holds {len(state.goods[sweden])} goods, but it opens with the "
+                 f"{self.rule(state.instance, 'four_links_cubes')} cubes of the '4 links' box and never gains goods",
+                 "goods")
         if not self.sweden_open(state):
             if state.goods.get(sweden):
                 fail("Sweden holds goods only after it opens (markers.sweden_open = true)", "goods")
@@ -112,6 +127,11 @@ class Finland(MultiplayerRuleset):
                      "and move the box's cubes to Sweden", "markers.sweden_open")
         elif box:
             fail("Sweden is open, so the '4 links' box is empty", "markers.four_links_box")
+        if not self.sweden_open(state) and "four_links_box" in state.markers \
+                and len(box) != self.rule(state.instance, "four_links_cubes"):
+            fail(f"Sweden is closed, so the '4 links' box still holds its {self.rule(state.instance, 'four_links_cubes')} "
+                 f"cubes (the sheet: 'Place 5 cubes in the 4 links box'; they leave it only when Sweden opens), "
+                 f"not {len(box)}", "markers.four_links_box")
 
     def effects(self, state, move: Ship) -> list[str]:
         dest = move.route[-1]

@@ -121,26 +121,37 @@ class HumanBody(MultiplayerRuleset):
                 f"kidney takes {self.rule(state.instance, 'kidney_colour')} and {colour}"]
 
     # -- build cost ------------------------------------------------------------------
+    FLAGS = ("own", "other", "public", "lung_disc")
+
     def build_graph(self, instance, state=None):
         g, max_degree, notes = super().build_graph(instance, state)
         board = instance.board
         bone_cost = instance.scenario.town_cost_base
+        tracked = self.tracked_bones(state)
         # Bones are towns (map_rules.bone_reading): a bone tile is track, so an organ or another bone next to
-        # it is joined by the bone tile alone; "the laying cost for BONE is also $3 in every case".
+        # it is joined by the bone tile alone; "the laying cost for BONE is also $3 in every case". A bone
+        # without track costs $3 once, however many of its tracks a build lays (one tile); a bone that
+        # already holds track costs nothing to pass over its existing links, and $3 for each new track laid
+        # to it (each is track laid on it again).
         for bone in board.towns:
             if bone not in g:
                 continue
-            g.nodes[bone]["cost"] = bone_cost
+            g.nodes[bone]["cost"] = 0 if bone in tracked else bone_cost
             for n in bone.neighbours():
                 if not board.passable(bone, n):
                     continue
                 area = board.area_of(n)
-                other = area.hexes[0] if area is not None else (n if n in board.towns else None)
-                if other is not None and other in g and other != bone:
-                    g.add_edge(bone, other, weight=0)
+                other = area.hexes[0] if area is not None else (n if n in g else None)
+                if other is None or other not in g or other == bone:
+                    continue
+                if g.has_edge(bone, other) and any(g.edges[bone, other].get(k) for k in self.FLAGS):
+                    continue
+                fee = bone_cost * ((bone in tracked) + (other in tracked and other in board.towns))
+                g.add_edge(bone, other, weight=fee, new_track=True)
         if board.towns:
-            notes.append(f"a bone is a town: links end there; ${bone_cost} each time track is laid on it "
-                         "(map_rules.bone_reading)")
+            notes.append(f"a bone is a town: links end there; ${bone_cost} for a bone tile laid on a bare bone "
+                         f"(one tile, however many tracks), ${bone_cost} for each new track laid to a bone that "
+                         "already holds track, nothing to pass over existing links (map_rules.bone_reading)")
         a, b = (instance.board.area_by_name(n).hexes[0] for n in self.rule(instance, "lungs"))
         held = state is not None and any(p.extra.get("lung_disc") for p in state.players.values())
         mine = state is not None and state.me.extra.get("lung_disc")
@@ -150,3 +161,35 @@ class HumanBody(MultiplayerRuleset):
             g.add_edge(a, b, weight=self.rule(instance, "lung_disc_cost"), lung_disc=True)
             notes.append(f"the lung disc joins the two lungs for ${self.rule(instance, 'lung_disc_cost')}")
         return g, max_degree, notes
+
+    def build_search_space(self, instance, state=None) -> str:
+        return super().build_search_space(instance, state) + (
+            "; organs joined at their edge, bone tiles as towns ($3 on a bare bone, $3 for each new track to a "
+            "bone with track), the lung disc ($3) between the lungs")
+
+    @staticmethod
+    def tracked_bones(state) -> set:
+        if state is None:
+            return set()
+        towns = state.board.towns
+        return {end for link in state.links() if link.owner is not None for end in link.ends if end in towns}
+
+    def network_pieces(self, instance, state, g, net) -> tuple[list, list]:
+        """The tiles and links of a found network, bone tiles included: a bone is a stop, so the Steiner
+        tree reaches it by stop-to-stop edges that `split_links` does not list."""
+        board = instance.board
+        bones, extra, is_stop = set(), [], self.is_build_stop(instance)
+        for a, b in net.edges:
+            data = g.edges[a, b] if g.has_edge(a, b) else {}
+            if not data.get("new_track") or not (is_stop(a) and is_stop(b)):
+                continue
+            for h in (a, b):
+                if h in board.towns:
+                    bones.add(h)
+            extra.append(tuple(sorted((a, b))))
+        for a, b in net.edges:
+            for h in (a, b):
+                if h in board.towns and g.nodes[h].get("cost", 0) > 0:
+                    bones.add(h)
+        hexes = sorted(set(net.hexes) | bones)
+        return hexes, list(net.links) + sorted(set(extra))

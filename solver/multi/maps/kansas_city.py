@@ -115,14 +115,19 @@ class KansasCity(MultiplayerRuleset):
                          f"{state.board.label(path[0])} is not joined to it", f"players.{name}.links[{i}]")
 
     def round_one_goods_limit(self, state, name, setup, before_actions) -> int:
-        # Production: "1 cube on each of the Kansas City hexes" (chosen before the build and shipping phases)
-        kc = {self.rule(state.instance, "kc_kansas"), self.rule(state.instance, "kc_missouri")}
-        return setup + (1 if name in kc and not before_actions else 0)
+        # Production's cubes come in goods growth: "If the Production action was selected this turn, a total of
+        # 4 cubes will be drawn and placed; two on the Goods Display and 1 each on the two Kansas City hexes."
+        # Goods growth ends the turn, so in round 1 no stop holds more than its setup count.
+        return setup
 
     def check_reachable(self, state, fail, before_actions) -> None:
         # "Players may skip one delivery per turn to build a Power Plant": at most one a turn.
-        most = state.round - 1 + (0 if before_actions else 1)
         for name, p in state.players.items():
+            # built in shipping only: this turn's counts once the active player's first step built one
+            # (another player may have shipped already this turn)
+            done = state.turn_phase == "shipping-second" and state.first_step == "power-plant"
+            most = state.round - 1 + (1 if done or (name != state.active and state.turn_phase != "before-actions")
+                                      else 0)
             if p.extra.get("power_plants", 0) > most:
                 fail(f"{name} has {p.extra['power_plants']} power plants, but at most one is built a turn "
                      f"({most} by round {state.round})", f"players.{name}.power_plants")
@@ -301,6 +306,12 @@ class KansasCity(MultiplayerRuleset):
         notes.append("the two Kansas City hexes are joined by the interurban connection (no track; $1 per "
                      "transfer in a delivery)")
         return g, max_degree, notes
+
+    def build_search_space(self, instance, state=None) -> str:
+        return super().build_search_space(instance, state).replace(
+            " and other players' complete links", "") + (
+            "; the network joins Kansas City (contiguity) and never joins the two Kansas City hexes with track; "
+            "not searched: the first tile being a simple tile on a starting hex")
 
     def build_terminals(self, instance, stops, state=None):
         a, _ = self.kc(instance)

@@ -68,16 +68,73 @@ class Portugal(MultiplayerRuleset):
                          "before actions are selected")
         return lines
 
-    def adjust_build_cost(self, instance, net, state=None):
+    def build_search_space(self, instance, state=None) -> str:
+        out = super().build_search_space(instance, state)
+        if self.free_tracks(state):
+            out += ("; the first turn's free simple track on any tile of the network next to a city or town it "
+                    "starts from")
+        return out
+
+    def adjust_build_cost(self, instance, net, state=None, graph=None, terminals=None, time_limit=10.0):
+        """The free simple track of the first turn: one tile of the build costs nothing, but it is the
+        player's first track, and "New track must start at a city or town" (base rules), so it is a tile
+        next to a stop on a link that starts there. Search space: every network joining the stops in the
+        map's build graph, each with its free tile on any hex next to a city or town of it.
+
+        Found: the optimizer's network less its dearest qualifying tile. Bound: for each hex h next to a
+        stop s whose tile could save more than the found network does, the Steiner optimum joining the
+        stops, s and h with h free bounds every network using the free tile at h from s; with the plain
+        optimum (free tile elsewhere or unused) their minimum bounds every network. A candidate whose
+        optimum uses h as the first tile from s is itself a network, so it may also lower the found cost."""
         free = self.free_tracks(state) if state is not None else 0
-        if not free or net.cost is None or not net.hexes:
+        if not free or net.cost is None:
             return net.cost, net.lower_bound, []
-        tiles = sorted((self.tile_cost_at(instance, h) for h in net.hexes), reverse=True)
-        saved = sum(tiles[:free])
-        # Any network pays at least (its optimum) minus the dearest tiles anywhere on the board.
-        dearest = sorted((self.tile_cost_at(instance, h) for h in instance.board.terrain
-                          if instance.board.buildable(h)), reverse=True)[:free]
-        bound = (net.lower_bound if net.lower_bound is not None else net.cost) - sum(dearest)
-        note = (f"the free simple track of the first turn saves ${saved} (its dearest tile); lower bound "
-                f"${bound}")
-        return net.cost - saved, max(bound, 0), [note]
+        board = instance.board
+        first = self.first_tiles(board, net.links, set(net.hexes))
+        saved = max((self.tile_cost_at(instance, h) for h in first), default=0)
+        cost = net.cost - saved
+        lb0 = net.lower_bound if net.lower_bound is not None else net.cost
+        cands = sorted({(h, n) for n in board.terrain if board.is_stop(n) for h in n.neighbours()
+                        if board.buildable(h) and board.passable(n, h) and h in (graph[0] if graph else ())})
+        bound, solved = lb0, 0
+        if graph is None or terminals is None:
+            bound = lb0 - max((self.tile_cost_at(instance, h) for h, _ in cands), default=0)
+        else:
+            from models.network import cheapest_network
+            g, max_degree = graph
+            for h, stop in cands:
+                c = self.tile_cost_at(instance, h)
+                if lb0 - c >= cost or g.nodes[h].get("cost", 0) == 0:
+                    continue   # cannot beat the found cost
+                g2 = g.copy()
+                g2.nodes[h]["cost"] = 0
+                stops = sorted(set(terminals) | {stop})
+                is_stop = (lambda x, h=h: self.is_build_stop(instance)(x) or x == h)
+                key = ("portugal-free-tile", str(h), str(stop), tuple(sorted(map(str, terminals))),
+                       tuple(sorted((str(x), d.get("cost", 0)) for x, d in g.nodes(data=True))),
+                       tuple(sorted((str(a), str(b), d.get("weight", 0)) for a, b, d in g.edges(data=True))))
+                sub = cheapest_network(instance, stops + [h], time_limit=time_limit, graph=(g2, max_degree),
+                                       graph_key=key, is_stop=is_stop)
+                solved += 1
+                if sub.status == "infeasible":
+                    continue
+                bound = min(bound, sub.lower_bound if sub.lower_bound is not None else sub.cost)
+                if sub.cost is not None and sub.cost < cost and any({stop, h} == set(e) for e in sub.edges):
+                    cost = sub.cost
+        bound = max(min(bound, cost), 0)
+        note = (f"the free simple track of the first turn saves ${net.cost - cost}: it must start at a city or "
+                f"town (the player has no track yet), so only a tile next to a stop qualifies; minimum over "
+                f"every network joining the stops with the free tile on any such hex ({solved} free-tile "
+                f"placements solved exactly, the others could not save more)")
+        return cost, bound, [note]
+
+    @staticmethod
+    def first_tiles(board, links, hexes) -> set:
+        """New tiles that start a link at a city or town."""
+        out = set()
+        for link in links:
+            if len(link) > 2 and board.is_stop(link[0]) and link[1] in hexes:
+                out.add(link[1])
+            if len(link) > 2 and board.is_stop(link[-1]) and link[-2] in hexes:
+                out.add(link[-2])
+        return out

@@ -223,6 +223,12 @@ class Synapses(MultiplayerRuleset):
                 notes.append("other players' complete links are free to use (their owners earn the income)")
         return out, {}, notes
 
+    def build_search_space(self, instance, state=None) -> str:
+        return ("every set of discs on free neurons (no disc of another player, not a numbered neuron) joining "
+                "the neurons, each disc costing its number of connected neurons"
+                + (", over the player's own discs and other players' complete links" if state is not None else "")
+                + "; not searched: the Engineer's shared placement, urbanization, the 2-disc limit of one round")
+
     def advice_limit(self, state) -> tuple[int, str]:
         # "only 2 discs can be placed in one round"
         return self.rule(state.instance, "discs_per_round"), "disc"
