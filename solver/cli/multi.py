@@ -16,7 +16,7 @@ import typer
 from solver.board.errors import InputError
 from solver.games import load_instance
 from solver.multi.provenance import as_json, block, readings, used_assumptions
-from solver.multi.turn import OBJECTIVE
+from solver.multi.turn import LOOK_AHEAD, OBJECTIVE
 from solver.report.output import dumps
 
 
@@ -266,6 +266,8 @@ def turn(
     player: Optional[str] = typer.Option(None, "--player", help="Whose turn to plan (default: game.active)."),
     runner_ups: int = typer.Option(3, "--runner-ups", min=0, help="How many other plans to show."),
     advice: bool = typer.Option(True, "--advice/--no-advice", help="Also give next turn's build advice."),
+    horizon: int = typer.Option(1, "--horizon", min=1, max=2, help="1: this turn's shipping; 2: rank this "
+                                "turn's plans by the best shipping of the next turn they leave (see the text)."),
     json_out: bool = typer.Option(False, "--json", help="Print the result as JSON."),
 ) -> None:
     """The best shipping phase (two steps, in order) proven by exhaustive search, then build advice."""
@@ -280,7 +282,7 @@ def turn(
             raise InputError(f"no player {player!r} in the state (players: {', '.join(state.players)})", "--player")
         state = _seat(state, player)
     try:
-        answer = search_turn(state, runner_ups)
+        answer = search_turn(state, runner_ups, horizon)
         best = replay_turn(state, answer.best.moves)   # the referee replays what is printed
         others = [replay_turn(state, r.moves) for r in answer.others]
     except IllegalTurn as err:
@@ -289,16 +291,21 @@ def turn(
     answers = ("deliveries", "build") if tip is not None and tip.status != "last-turn" else ("deliveries",)
     assumed, reads = used_assumptions(inst, *answers), readings(inst)
     data = {"map": inst.board.name, "player": state.active, "round": state.round,
-            "objective": OBJECTIVE, "proof": f"exhaustive: all {answer.sequences} legal two-step sequences "
+            "phase": state.turn_phase, "horizon": horizon,
+            "objective": OBJECTIVE, "proof": f"exhaustive: all {answer.sequences} legal {_steps_word(state)} "
             "compared exactly", "best": best.to_json(), "order_matters": answer.order_note,
+            "look_ahead": _ahead_json(answer) if horizon >= 2 else None,
             "runner_ups": [{**r.to_json(), "difference": difference(best, r)} for r in others],
             "build_advice": tip.to_json() if tip is not None else None, **as_json(assumed, reads)}
     if json_out:
         typer.echo(dumps(data))
         return
-    typer.echo(f"Best shipping phase for {state.active} on {inst.board.name}, round {state.round} "
-               f"(proven: all {answer.sequences} legal two-step sequences compared)")
+    what = "Best shipping phase" if state.turn_phase != "shipping-second" else "Best second shipping step"
+    typer.echo(f"{what} for {state.active} on {inst.board.name}, round {state.round}, phase "
+               f"{state.turn_phase} (proven: all {answer.sequences} legal {_steps_word(state)} compared)")
     typer.echo(f"  best = {OBJECTIVE}")
+    if horizon >= 2:
+        _print_ahead(answer)
     for note in state.ruleset.header(state):
         typer.echo(f"  {note}")
     _print_steps(best)
@@ -321,6 +328,37 @@ def turn(
     if tip is not None:
         _print_advice(tip)
     typer.echo("\n".join(block(assumed, reads)))
+
+
+def _steps_word(state) -> str:
+    from solver.multi.turn import steps_left
+    return "two-step sequences" if steps_left(state) == 2 else "single steps (the first step is done)"
+
+
+def _ahead_json(answer) -> dict:
+    best = answer.best
+    return {"searched": LOOK_AHEAD, "next_turn_sequences": answer.next_sequences,
+            "income_after_next_turn": best.ahead[0][0], "cash_after_next_turn": best.ahead[0][1],
+            "next_turn_moves": [str(m) for m in best.ahead[1]],
+            "differs_from_this_turn_best": answer.myopic_best is not None,
+            "this_turn_best": answer.myopic_best.to_json() if answer.myopic_best is not None else None,
+            "this_turn_best_after_next_turn": list(answer.myopic_best.ahead[0]) if answer.myopic_best else None}
+
+
+def _print_ahead(answer) -> None:
+    best = answer.best
+    typer.echo(f"  look-ahead (--horizon 2): ranked by income, then cash, after next turn's best shipping: "
+               f"income {best.ahead[0][0]}, ${best.ahead[0][1]} ({answer.next_sequences} next-turn positions "
+               "searched)")
+    if best.ahead[1]:
+        typer.echo(f"    next turn then: {' ; '.join(str(m) for m in best.ahead[1])}")
+    if answer.myopic_best is not None:
+        m = answer.myopic_best
+        typer.echo(f"    this turn alone would pick {' ; '.join(s.text for s in m.steps)} (income {m.key[0]}, "
+                   f"${m.key[1]}), which leaves income {m.ahead[0][0]}, ${m.ahead[0][1]} after next turn")
+    else:
+        typer.echo("    the same plan is best for this turn alone")
+    typer.echo(f"  {LOOK_AHEAD}")
 
 
 def _seat(state, player: str):

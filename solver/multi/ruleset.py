@@ -88,6 +88,8 @@ class MultiplayerRuleset(Ruleset):
                     out.append(OwnedLink(piece, done, pname))
         return out
 
+    #: may the player choose whose link carries a hop (solver/multi/choices.py)?
+    credit_choices = True
     #: may the active player move goods over other players' links? (Kansas City: no)
     ship_over_others = True
 
@@ -109,10 +111,14 @@ class MultiplayerRuleset(Ruleset):
             return f"no complete link joins {state.board.label(a)} and {state.board.label(b)}"
         return None
 
-    def hop_owner(self, state, a, b) -> str | None:
-        """Whose link carries the good on this hop: the active player's own if there is one, else public
-        track (None), else another player's."""
+    def hop_owner(self, state, a, b, move=None) -> str | None:
+        """Whose link carries the good on this hop: the player's choice when the move names one
+        (solver/multi/choices.py), else the active player's own if there is one, else public track (None),
+        else another player's."""
         owners = {link.owner for link in self.usable_links(state, a, b)}
+        for i, owner in getattr(move, "credit", ()):
+            if tuple(move.route[i:i + 2]) == (a, b) and owner in owners:
+                return owner
         if state.active in owners:
             return state.active
         if None in owners:
@@ -125,7 +131,7 @@ class MultiplayerRuleset(Ruleset):
         for i, (a, b) in enumerate(zip(move.route, move.route[1:])):
             if i in move.teleports:
                 continue
-            owner = self.hop_owner(state, a, b)
+            owner = self.hop_owner(state, a, b, move)
             out[owner] = out.get(owner, 0) + 1
         return out
 
@@ -156,6 +162,22 @@ class MultiplayerRuleset(Ruleset):
         state.me.cash = state.cash
         self.after_shipment(state, move)
         state.shipments_done += 1
+
+    def removal_choices(self, state, move) -> list[str]:
+        """Colours the player may choose to remove after this delivery (Finland's zones); [] for none."""
+        return []
+
+    def _check_Deliver(self, state, move) -> str | None:
+        problem = self.shipment_problem(state, move)
+        if problem is None and move.removes is not None and move.removes not in self.removal_choices(state, move):
+            problem = f"no {move.removes} good can be removed at {state.board.label(move.route[-1])}"
+        for i, owner in move.credit:
+            if problem is None and owner not in {lk.owner for lk in self.usable_links(state, *move.route[i:i + 2])}:
+                problem = f"no link of {owner or 'public track'} joins hop {i} of the route"
+        return problem
+
+    def _apply_Deliver(self, state, move) -> None:
+        self._apply_Ship(state, move)
 
     def _apply_UpgradeLocomotive(self, state, move) -> None:
         state.me.locomotive += 1

@@ -24,6 +24,7 @@ from dataclasses import dataclass, field
 
 from solver.engine.moves import Pass, Ship, UpgradeLocomotive
 from solver.engine.shipping import shipments
+from solver.multi.choices import Deliver, base_of, variants
 
 OBJECTIVE = ("the most income after this turn's income phase (income after shipping, less any expense "
              "shortfall, less the income reduction), then the most cash; one turn ahead, other players' gains "
@@ -52,6 +53,7 @@ class TurnResult:
     accounts: dict
     end_effects: list
     state: object              # the position after the income phase
+    ahead: tuple | None = None  # look-ahead: ((income, cash) after next turn's best shipping, its moves)
 
     @property
     def key(self) -> tuple[int, int]:
@@ -77,10 +79,46 @@ class IllegalTurn(Exception):
 
 
 def legal_steps(state) -> list:
-    """Every legal shipping step now, as the rules judge it."""
+    """Every legal shipping step now, as the rules judge it; a delivery once per choice it leaves the player
+    (which zone good is removed, whose parallel link carries a hop: solver/multi/choices.py)."""
     rs = state.ruleset
-    proposals = list(shipments(state)) + [UpgradeLocomotive()] + list(rs.step_moves(state)) + [Pass()]
+    proposals = [v for m in shipments(state) for v in variants(state, m)]
+    proposals += [UpgradeLocomotive()] + list(rs.step_moves(state)) + [Pass()]
     return [m for m in proposals if rs.why_illegal(state, m) is None]
+
+
+def steps_left(state) -> int:
+    """Shipping steps still to play this turn (game.phase shipping: 2; shipping-second: 1)."""
+    return state.scenario.shipments_per_round - state.shipments_done
+
+
+def sequences(state, depth: int | None = None):
+    """Every legal sequence of the remaining shipping steps, each move judged from the position before it."""
+    depth = steps_left(state) if depth is None else depth
+    if depth <= 0:
+        yield ()
+        return
+    rs = state.ruleset
+    for move in legal_steps(state):
+        one = state.clone()
+        rs.apply(one, move)
+        for rest in sequences(one, depth - 1):
+            yield (move,) + rest
+
+
+def best_key(state) -> tuple[tuple[int, int], tuple]:
+    """The best (income, cash) after this turn's income phase over every legal sequence of the remaining
+    steps, and its moves (the look-ahead's inner search; no replay objects)."""
+    rs, best = state.ruleset, None
+    for moves in sequences(state):
+        st = state.clone()
+        for m in moves:
+            rs.apply(st, m)
+        acc = rs.income_phase(st)
+        key = (acc["income"], acc["cash"])
+        if best is None or key > best[0]:
+            best = (key, moves)
+    return best if best is not None else ((state.me.income, state.me.cash), ())
 
 
 def step_text(state, move) -> str:
@@ -89,7 +127,14 @@ def step_text(state, move) -> str:
         out = label(move.route[0])
         for i, h in enumerate(move.route[1:]):
             out += (" ~ " if i in move.teleports else " > ") + label(h)
-        return f"deliver {move.colour} {out}"
+        extra = ""
+        if isinstance(move, Deliver):
+            if move.removes:
+                extra += f", removing a {move.removes} good from {label(move.route[-1])}"
+            for i, owner in move.credit:
+                extra += (f", over {owner or 'public track'}'s link {label(move.route[i])} > "
+                          f"{label(move.route[i + 1])}")
+        return f"deliver {move.colour} {out}{extra}"
     if isinstance(move, UpgradeLocomotive):
         return f"raise the locomotive {state.me.locomotive} -> {state.me.locomotive + 1}"
     if isinstance(move, Pass):
@@ -138,28 +183,40 @@ class TurnAnswer:
     others: list                 # runner-up plans (distinct sets of steps), best first
     sequences: int               # every legal two-step sequence tried
     order_note: str | None       # why the order of the best plan matters, if it does
+    horizon: int = 1
+    myopic_best: TurnResult | None = None   # horizon 2: the best of this turn alone, when it differs
+    next_sequences: int = 0      # horizon 2: next-turn sequences compared
 
 
-def search_turn(state, runner_ups: int = 3) -> TurnAnswer:
-    """Every legal two-step shipping phase; the best by OBJECTIVE (a complete search: the proof)."""
+def search_turn(state, runner_ups: int = 3, horizon: int = 1) -> TurnAnswer:
+    """Every legal sequence of the remaining shipping steps (two from the start of shipping, one after the
+    first); the best by OBJECTIVE (a complete search: the proof). `horizon=2` ranks this turn's plans by the
+    best shipping phase of the next turn from the position each leaves (LOOK_AHEAD), then by this turn."""
     rs = state.ruleset
-    steps = state.scenario.shipments_per_round
-    if steps != 2:
+    if state.scenario.shipments_per_round != 2:
         raise ValueError("the turn search covers two shipping steps")
-    results: list[TurnResult] = []
-    for first in legal_steps(state):
-        one = state.clone()
-        rs.apply(one, first)
-        for second in legal_steps(one):
-            results.append(replay_turn(state, (first, second)))
-    if not results:
-        raise IllegalTurn("no legal shipping phase (not even two passes)")
+    results: list[TurnResult] = [replay_turn(state, moves) for moves in sequences(state)]
+    if not results or steps_left(state) <= 0:
+        raise IllegalTurn("no legal shipping phase (not even two passes)" if steps_left(state) > 0
+                          else "both shipping steps of this turn are used")
+    nxt_count = 0
+    if horizon >= 2:
+        from solver.multi.advice import next_turn
+        for r in results:
+            if state.final_turn or state.round >= state.scenario.rounds:
+                r.ahead = (r.key, ())
+                continue
+            nxt = next_turn(r.state)
+            r.ahead = best_key(nxt)
+            nxt_count += 1
 
-    def order(r: TurnResult):
-        return (-r.key[0], -r.key[1], sum(isinstance(m, Pass) for m in r.moves), [str(m) for m in r.moves])
+    def order(r: TurnResult, ahead: bool = True):
+        first = (-r.ahead[0][0], -r.ahead[0][1]) if ahead and r.ahead is not None else ()
+        return first + (-r.key[0], -r.key[1], sum(isinstance(m, Pass) for m in r.moves), [str(m) for m in r.moves])
 
     results.sort(key=order)
     best = results[0]
+    myopic = min(results, key=lambda r: order(r, False))
     seen = {_as_set(best.moves)}
     others = []
     for r in results[1:]:
@@ -170,7 +227,18 @@ def search_turn(state, runner_ups: int = 3) -> TurnAnswer:
         others.append(r)
         if len(others) >= runner_ups:
             break
-    return TurnAnswer(best, others, len(results), _order_note(state, best, results))
+    if horizon >= 2 and myopic is not best and myopic not in others:
+        others.append(myopic)
+    return TurnAnswer(best, others, len(results), _order_note(state, best, results), horizon,
+                      myopic if horizon >= 2 and _as_set(myopic.moves) != _as_set(best.moves) else None,
+                      nxt_count)
+
+
+LOOK_AHEAD = ("--horizon 2 searched: every legal plan of this turn's shipping, then from the position each "
+              "leaves (after this turn's income phase) every legal two-step shipping of the next turn, with "
+              "the goods this turn leaves; plans are ranked by income, then cash, after next turn's income "
+              "phase. Not searched: other players' moves (their deliveries in between take goods), goods "
+              "growth draws, next turn's actions, share issues and builds, later turns, victory points")
 
 
 def _as_set(moves) -> tuple:
@@ -179,6 +247,8 @@ def _as_set(moves) -> tuple:
 
 def _order_note(state, best: TurnResult, results: list) -> str | None:
     """Does the other order of the best plan's two steps do worse (or break a rule)?"""
+    if len(best.moves) != 2:
+        return None
     a, b = best.moves
     if a == b:
         return None
@@ -210,6 +280,7 @@ def first_step_values(state) -> dict:
             continue
         one = state.clone()
         rs.apply(one, first)
-        keys = [replay_turn(state, (first, second)).key for second in legal_steps(one)]
-        out[first] = max(keys)
+        keys = [replay_turn(state, (first,) + rest).key for rest in sequences(one)]
+        base = base_of(first)
+        out[base] = max(keys + ([out[base]] if base in out else []))
     return out

@@ -145,7 +145,17 @@ class Finland(MultiplayerRuleset):
     def after_shipment(self, state, move: Ship) -> None:
         dest = move.route[-1]
         if dest in state.area_stops and state.goods.get(dest):
-            state.goods[dest].pop(0)  # "When a Good is moved to the Russia zone, remove one of the Goods"
+            # "When a Good is moved to the Russia zone, remove one of the Goods": which one is the player's
+            # choice (solver/multi/choices.py); a move that names none removes the bottom one
+            removes = getattr(move, "removes", None)
+            cubes = state.goods[dest]
+            cubes.pop(cubes.index(removes) if removes in cubes else 0)
+
+    def removal_choices(self, state, move) -> list[str]:
+        dest = move.route[-1]
+        if dest in state.area_stops and state.goods.get(dest):
+            return sorted(set(state.goods[dest]))
+        return []
 
     def _apply_UpgradeLocomotive(self, state, move) -> None:
         super()._apply_UpgradeLocomotive(state, move)

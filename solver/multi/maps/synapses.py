@@ -172,6 +172,9 @@ class Synapses(MultiplayerRuleset):
                    "uses one twice"
         return None
 
+    #: the carrier of each hop is chosen by `income_split` (the assignment with most own links)
+    credit_choices = False
+
     def income_split(self, state, move: Ship) -> dict:
         best, best_own = None, -1
         for choice in self._assignments(state, move):
