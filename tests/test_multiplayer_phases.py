@@ -217,3 +217,112 @@ def test_kansas_city_production_cubes_come_in_goods_growth_not_before_shipping(r
     setup = inst.ruleset.setup_counts(inst)[kc]
     goods = f'[goods]\n"{kc}" = {json.dumps(["red"] * (setup + 1))}\n'
     _refused(run_cli, KC, _write(tmp_path, _kc_round_one("", goods)), "goods growth has not run")
+
+
+# -- (2) the phase the state is in is the phase answered ------------------------------------------------------
+
+def _turn(run_cli, board, path, *extra):
+    res = run_cli("turn", board, "--state", path, "--json", *extra)
+    assert res.code == 0, res.err
+    return json.loads(res.out)
+
+
+def test_portugal_first_turn_before_actions_is_free_tile_build_and_ship(run_cli):
+    data = _turn(run_cli, PT, PT_FIRST)
+    assert data["phase"] == "before-actions" and data["build"]["free_track_saves"] > 0
+    assert data["best"]["income_after_shipping"] > 0          # not "pass, pass, income 0"
+    assert "not searched" in data["searched"]
+    for step in data["best"]["steps"]:
+        assert step["step"] != "pass"
+
+
+def test_build_phase_turn_builds_then_ships_and_is_replayed(run_cli, tmp_path):
+    text = KC_STATE.read_text().replace("final_turn = false", 'final_turn = false\nphase = "build"')
+    data = _turn(run_cli, KC, _write(tmp_path, text))
+    ship_only = _turn(run_cli, KC, KC_STATE, "--no-advice")["best"]
+    best = data["best"]
+    # building nothing is one of the builds searched, so the build turn is at least the shipping-only turn less
+    # nothing; here a $3 tile makes it better
+    assert (best["income_after_turn"], best["cash_after_turn"]) >= (ship_only["income_after_turn"],
+                                                                    ship_only["cash_after_turn"])
+    assert data["build"]["cost"] == 3 and data["build"]["tiles"] == ["B5"]
+
+
+def test_shipping_second_step_searches_the_one_step_left(run_cli, tmp_path):
+    text = KC_STATE.read_text().replace("final_turn = false",
+                                        'final_turn = false\nphase = "shipping-second"\nfirst_step = "power-plant"')
+    data = _turn(run_cli, KC, _write(tmp_path, text), "--no-advice")
+    assert len(data["best"]["steps"]) == 1 and "single steps" in data["proof"]
+    assert not data["best"]["steps"][0]["step"].startswith("build a power plant")   # once a turn
+
+
+def test_first_step_is_only_for_the_second_shipping_step(run_cli, tmp_path):
+    text = KC_STATE.read_text().replace("final_turn = false", 'final_turn = false\nfirst_step = "pass"')
+    _refused(run_cli, KC, _write(tmp_path, text), "game.first_step")
+
+
+# -- (3) the player's choices are tried ---------------------------------------------------------------------
+
+def test_finland_removed_zone_good_is_the_players_choice_not_the_cube_order(run_cli, tmp_path):
+    a = _turn(run_cli, FIN, FIN_STATE, "--no-advice")
+    text = FIN_STATE.read_text().replace('"Russia" = ["red", "blue", "yellow", "purple", "black"]',
+                                         '"Russia" = ["black", "purple", "yellow", "blue", "red"]')
+    b = _turn(run_cli, FIN, _write(tmp_path, text), "--no-advice")
+    assert (a["best"]["income_after_turn"], a["best"]["cash_after_turn"]) == \
+        (b["best"]["income_after_turn"], b["best"]["cash_after_turn"])
+    from solver.multi.choices import variants
+    inst = load_instance(FIN)
+    state = load_state(inst, FIN_STATE)
+    russia = inst.board.area_by_name("Russia").hexes[0]
+    from solver.engine.shipping import shipments
+    to_russia = [m for m in shipments(state) if m.route[-1] == russia]
+    assert to_russia and {v.removes for v in variants(state, to_russia[0])} == set(state.goods[russia])
+
+
+def test_owner_of_a_parallel_link_is_the_players_choice(tmp_path):
+    """Red and Green each own a link joining the same two cities; Kelly has none there: she picks the carrier."""
+    inst = load_instance(FIN)
+    board = inst.board
+    state = load_state(inst, FIN_STATE)
+    used = {h for lk in state.links() for h in lk.tiles} | {h for p in state.players.values()
+                                                             for path, _ in p.links for h in path}
+    pair = None
+    cities = sorted(board.cities.values(), key=lambda c: c.name)
+    for x in cities:
+        for y in cities:
+            if x.name >= y.name:
+                continue
+            common = [h for h in x.hex.neighbours() if h in y.hex.neighbours() and board.buildable(h)
+                      and h not in used and board.passable(h, x.hex) and board.passable(h, y.hex)]
+            if len(common) >= 2:
+                pair = (x, y, common)
+                break
+        if pair:
+            break
+    assert pair, "the board has two cities with two free common neighbours"
+    x, y, (h1, h2) = pair[0], pair[1], pair[2][:2]
+    text = FIN_STATE.read_text().replace('links = ["Tampere-B2-Oulu"]',
+                                         f'links = ["Tampere-B2-Oulu", "{x.name}-{h1}-{y.name}"]')
+    text = text.replace("[players.Green]\nlocomotive = 1", f'[players.Green]\nlocomotive = 1\nlinks = ["{x.name}-{h2}-{y.name}"]')
+    state = load_state(inst, _write(tmp_path, text))
+    from solver.multi.choices import variants
+    from solver.engine.moves import Ship
+    move = Ship(x.hex, "blue", (x.hex, y.hex))
+    owners = {v.credit[0][1] for v in variants(state, move) if getattr(v, "credit", ())}
+    assert owners == {"Red", "Green"}
+    incomes = {v.credit[0][1]: state.ruleset.income_split(state, v) for v in variants(state, move)}
+    assert incomes["Red"] == {"Red": 1} and incomes["Green"] == {"Green": 1}
+
+
+# -- (4) look-ahead -------------------------------------------------------------------------------------------
+
+def test_kansas_city_boom_or_bust_look_ahead_ranks_by_next_turn(run_cli):
+    one = _turn(run_cli, KC, KC_STATE, "--no-advice")
+    two = _turn(run_cli, KC, KC_STATE, "--no-advice", "--horizon", "2")
+    ahead = two["look_ahead"]
+    assert ahead["differs_from_this_turn_best"]
+    # the myopic best is this turn's best, and it leaves a worse next turn than the look-ahead's choice
+    assert ahead["this_turn_best"]["income_after_turn"] == one["best"]["income_after_turn"]
+    assert (ahead["income_after_next_turn"], ahead["cash_after_next_turn"]) > \
+        tuple(ahead["this_turn_best_after_next_turn"])
+    assert "Not searched: other players' moves" in ahead["searched"] and "goods growth" in ahead["searched"]

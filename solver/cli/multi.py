@@ -281,6 +281,9 @@ def turn(
         if player not in state.players:
             raise InputError(f"no player {player!r} in the state (players: {', '.join(state.players)})", "--player")
         state = _seat(state, player)
+    from solver.multi.phases import BUILD_PHASES
+    if state.turn_phase in BUILD_PHASES:
+        return _build_turn(inst, state, state_file, runner_ups, json_out)
     try:
         answer = search_turn(state, runner_ups, horizon)
         best = replay_turn(state, answer.best.moves)   # the referee replays what is printed
@@ -327,6 +330,56 @@ def turn(
                        f"({difference(best, r)}){tie}")
     if tip is not None:
         _print_advice(tip)
+    typer.echo("\n".join(block(assumed, reads)))
+
+
+def _build_turn(inst, state, state_file, runner_ups: int, json_out: bool) -> None:
+    """game.phase build or before-actions: the best build (Portugal's first turn: with the free simple track),
+    then the best shipping phase after it (solver/multi/phases.py)."""
+    from solver.multi.phases import SEARCHED, search_build_turn
+    from solver.multi.turn import IllegalTurn
+    try:
+        plan = search_build_turn(state, runner_ups)
+    except IllegalTurn as err:
+        raise InputError(f"no legal shipping phase: {err}", str(state_file)) from None
+    best = plan.result
+    proof = (f"exhaustive over {plan.builds_judged} builds judged by the rules, each with every legal two-step "
+             "shipping after it" if not plan.capped else
+             f"best found, not proven: only the {plan.builds_judged} cheapest builds were judged")
+    assumed, reads = used_assumptions(inst, "deliveries", "build"), readings(inst)
+    data = {"map": inst.board.name, "player": state.active, "round": state.round, "phase": state.turn_phase,
+            "objective": OBJECTIVE, "proof": proof, "searched": SEARCHED,
+            "build": {"cost": plan.build_cost, "free_track_saves": plan.free_saved, plan.unit + "s": plan.pieces,
+                      "links": plan.links, "limit": plan.limit},
+            "best": best.to_json(),
+            "runner_ups": [{"build": b, "build_cost": c, "income_after_turn": k[0], "cash_after_turn": k[1]}
+                           for c, b, k in plan.others], **as_json(assumed, reads)}
+    if json_out:
+        typer.echo(dumps(data))
+        return
+    typer.echo(f"Best turn for {state.active} on {inst.board.name}, round {state.round}, from phase "
+               f"{state.turn_phase}: build, then ship ({proof})")
+    typer.echo(f"  best = {OBJECTIVE}; the build is paid from cash")
+    for note in state.ruleset.header(state):
+        typer.echo(f"  {note}")
+    if plan.links:
+        free = f", the free simple track saves ${plan.free_saved}" if plan.free_saved else ""
+        typer.echo(f"  build ${plan.build_cost}{free} ({len(plan.pieces)} {plan.unit}(s), limit {plan.limit}): "
+                   f"{', '.join(plan.pieces)}")
+        for link in plan.links:
+            typer.echo(f"    new: {link}")
+    else:
+        typer.echo("  build nothing")
+    _print_steps(best)
+    acc = best.accounts
+    typer.echo(f"  income {best.income_before} -> {best.income_after_shipping} after shipping; collect "
+               f"${acc['income_collected']}, expenses ${acc['expenses']}"
+               + (f" (shortfall ${acc['shortfall']} lowers income)" if acc["shortfall"] else "")
+               + f", income reduction {acc['income_reduction']}: income {acc['income']}, cash "
+               f"${best.cash_before} -> ${acc['cash']}")
+    for c, b, k in plan.others:
+        typer.echo(f"    - {' + '.join(b)} (${c}): income {k[0]}, ${k[1]}")
+    typer.echo(f"  {SEARCHED}")
     typer.echo("\n".join(block(assumed, reads)))
 
 

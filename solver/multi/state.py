@@ -99,13 +99,23 @@ class MultiState(GameState):
 
     def clone(self) -> "MultiState":
         other = super().clone()
-        other.players = copy.deepcopy(self.players)
+        other.players = {name: _copy_player(p) for name, p in self.players.items()}
         other.markers = copy.deepcopy(self.markers)
         other.owned_links = list(self.owned_links)
         return other
 
     def label(self, h) -> str:
         return self.board.label(h)
+
+
+def _copy_player(p: Player) -> Player:
+    """A copy whose numbers, links list and extras may change without touching `p` (the paths inside are
+    tuples and never change): much cheaper than a deep copy, and the turn search clones per sequence."""
+    out = copy.copy(p)
+    out.links = list(p.links)
+    out.extra = {k: (list(v) if isinstance(v, list) else copy.deepcopy(v) if isinstance(v, dict) else v)
+                 for k, v in p.extra.items()}
+    return out
 
 
 # -- reading -----------------------------------------------------------------
