@@ -103,10 +103,20 @@ def add_locomotive(m, sm, spec, rounds: list[int], steps: list[int], act) -> dic
             m.Add(sm.ship[r, k] + sm.upgrade[r, k] <= 1)
         # "the locomotive may be raised at most once a turn" (the step; the action is separate)
         m.Add(sum(sm.upgrade[r, k] for k in steps) <= 1)
-        if "locomotive" in spec.action_costs:
-            # the Locomotive action is refused at the maximum
-            m.Add(sm.loco[r] <= spec.max_locomotive - 1).OnlyEnforceIf(sm.action[r, "locomotive"])
-        level = sm.loco[r] + act(r, "locomotive")
+        if "locomotive" in spec.action_costs and getattr(spec, "idle_actions", False):
+            # idle-actions=allowed: the action may be taken at the maximum, where it raises nothing
+            raised = m.NewBoolVar(f"loco_action_raises_{r}")
+            at_max = m.NewBoolVar(f"loco_at_max_{r}")
+            m.Add(sm.loco[r] == spec.max_locomotive).OnlyEnforceIf(at_max)
+            m.Add(sm.loco[r] <= spec.max_locomotive - 1).OnlyEnforceIf(at_max.Not())
+            m.Add(raised == 0).OnlyEnforceIf(at_max)
+            m.Add(raised == act(r, "locomotive")).OnlyEnforceIf(at_max.Not())
+            level = sm.loco[r] + raised
+        else:
+            if "locomotive" in spec.action_costs:
+                # the Locomotive action is refused at the maximum
+                m.Add(sm.loco[r] <= spec.max_locomotive - 1).OnlyEnforceIf(sm.action[r, "locomotive"])
+            level = sm.loco[r] + act(r, "locomotive")
         for k in steps:
             v = m.NewIntVar(1, spec.max_locomotive, f"loco_{r}_{k}")
             m.Add(v == level)
@@ -138,7 +148,7 @@ def add_urbanization(m, sm, spec, rounds: list[int], act) -> dict:
     for t in spec.towns:
         m.Add(sum(urb[r, t] for r in rounds) <= 1)
     m.Add(sum(urb.values()) <= spec.new_city_tiles)
-    if "urbanization" in spec.action_costs:
+    if "urbanization" in spec.action_costs and not getattr(spec, "idle_actions", False):
         for r in rounds:
             # "no new city tiles are left" refuses the action
             m.Add(sum(urb[q, t] for q in rounds if q < r for t in spec.towns) <= spec.new_city_tiles - 1
@@ -146,7 +156,8 @@ def add_urbanization(m, sm, spec, rounds: list[int], act) -> dict:
     return urb
 
 
-def add_money(m, sm, spec, rounds: list[int], steps: list[int], act, playing: dict | None = None) -> None:
+def add_money(m, sm, spec, rounds: list[int], steps: list[int], act, playing: dict | None = None,
+              floor_binds: dict | None = None) -> None:
     """Cash and income round by round, exactly as the engine's end_round (sm.spend: the track paid).
 
     `playing[r]`: a literal, false once the game is over (a plan that clears early); the income floor
@@ -190,7 +201,11 @@ def add_money(m, sm, spec, rounds: list[int], steps: list[int], act, playing: di
         # "income below -10 ends the game": a plan that clears never falls below the floor
         low = m.NewIntVar(imin, imax, f"income_before_reduction_{r}")
         m.Add(low == collected + short)
-        if playing is not None:
+        if floor_binds is not None:
+            # `floor_binds[r]`: a literal, or None where the floor never binds in round r
+            if floor_binds.get(r) is not None:
+                m.Add(low >= floor).OnlyEnforceIf(floor_binds[r])
+        elif playing is not None:
             m.Add(low >= floor).OnlyEnforceIf(playing[r])
         index = m.NewIntVar(0, imax - imin, f"income_index_{r}")
         m.Add(index == low - imin)

@@ -64,7 +64,13 @@ play does:
    follow the model's own equations with wide domains, which always have a solution. Cubes delivered,
    links built and hexes laid are unchanged from round c, so the clear condition stated at R holds
    because it held at c. In the clearing round itself the floor binds, as the engine's end_round
-   (income below the floor loses the game before the clear is checked). So every play that clears
+   (income below the floor loses the game before the clear is checked), except under
+   clear-and-under=cleared, where it binds only in rounds followed by a played one.
+8. Readings that allow more (idle-actions=allowed: Locomotive at the maximum raises nothing, Urbanization
+   with no tile left, Rapa Nui with no moai; zoo-bonus-cost=free: bonus tiles pay nothing) are modelled
+   on their permissive side when they are on; the others only forbid plays (incomplete-track=owner-lost,
+   exit-use=teleport) or change costs the model does not count (zoo-town-cost, zoo-upgrade-cost: town
+   fees are dropped, and an upgrade still costs at least $1 outside Engineer rounds). So every play that clears
    by R maps into the model at R, and, since an idle round can always be appended, feasibility is
    monotone in R: INFEASIBLE at R proves no clear by any R' <= R.
 Dropping constraints keeps a relaxation a relaxation: the solvers first ask the model without the
@@ -201,7 +207,11 @@ def build_relaxation(spec: SoloSpec, last_round: int) -> SoloModel:
                         if items[key].origin == h and q >= r]
                 m.Add(sum(mine) >= rapa[r, h])
             # Rapa Nui turns one moai
-            m.Add(sum(rapa[r, h] for h in stops) == sm.action[r, "rapa-nui"])
+            if spec.idle_actions:
+                # idle-actions=allowed: Rapa Nui may be selected with no moai to turn
+                m.Add(sum(rapa[r, h] for h in stops) <= sm.action[r, "rapa-nui"])
+            else:
+                m.Add(sum(rapa[r, h] for h in stops) == sm.action[r, "rapa-nui"])
     for st in spec.stacks:
         # "You may transport only the top cube of any moai": the top cube leaves first, unless a Rapa Nui
         # turned this moai no later than the round the bottom cube leaves.
@@ -278,7 +288,12 @@ def build_relaxation(spec: SoloSpec, last_round: int) -> SoloModel:
     sm.total_spend = m.NewIntVar(0, 10 ** 6, "total_spend")
     m.Add(sm.total_spend == sum(sm.spend.values()))
 
-    add_money(m, sm, spec, rounds, steps, act, playing=sm.playing)
+    floor_binds = None
+    if spec.clear_when_under:
+        # clear-and-under=cleared: the floor binds in a round only if a later round is played (the
+        # clearing round, the last one played, may fall below it)
+        floor_binds = {r: sm.playing[r + 1] for r in rounds if r + 1 in sm.playing}
+    add_money(m, sm, spec, rounds, steps, act, playing=sm.playing, floor_binds=floor_binds)
     return sm
 
 

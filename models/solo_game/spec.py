@@ -87,4 +87,6 @@ class SoloSpec:
     join: tuple = ()             # Easter Island: stops every plan must join into one network (the ruins)
     complex_tiles: bool = True   # may one hex carry two tracks (crossing / two non-crossing tracks)?
     route_order: bool = True     # order the stops of each route (no detached cycles): stronger, larger
+    idle_actions: bool = False   # reading idle-actions=allowed: an action with nothing to do may be selected
+    clear_when_under: bool = False  # reading clear-and-under=cleared: no income floor in the clearing round
     notes: list[str] = field(default_factory=list)

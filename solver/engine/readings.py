@@ -152,6 +152,77 @@ READINGS: tuple[Reading, ...] = (
         (Value("allowed", True, "a hex may hold two tracks: a crossing, two non-crossing tracks, or a simple "
                                 "tile upgraded to a crossing, at the base costs"),
          Value("refused", False, "a hex holds one track only"))),
+    Reading(
+        "idle-actions", "idle_actions", ("easter-island", "zoo"), BASE,
+        "Locomotive: +1 locomotive level at once. [...] Urbanization: place one new city tile on a town "
+        "[...] (at most once per turn, maximum 6). [Easter Island] Action: Rapa Nui: Turn the moai upside down "
+        "(swap the top and bottom cubes), and gain $5",
+        "refused",
+        "an action is selected for what it does; a player does not pay for (or, on Easter Island, block) an "
+        "action that cannot do it (Locomotive at 6, Urbanization with no new city tile left, Rapa Nui with no "
+        "moai). It decides whether Easter Island's blocker cycle can lock for good",
+        (Value("refused", False, "an action that can do nothing (Locomotive at 6, no new city tile left, no moai "
+                                 "to turn) cannot be selected"),
+         Value("allowed", True, "such an action may be selected and paid; it does nothing (Rapa Nui with no moai "
+                                "gives no $5), and on Easter Island it still completes the blocker cycle"))),
+    Reading(
+        "clear-and-under", "clear_when_under", ("easter-island", "zoo"), BASE,
+        "[base rules] What cannot be paid lowers income by the shortfall; income below -10 ends the game for "
+        "that player. [Easter Island] The game is cleared if all of the ruins (cities) are connected into a "
+        "single network and no statues (cubes) remain on the map. [Zoo] The game is cleared once every "
+        "animal area has received at least one piece of food.",
+        "lost",
+        "the turn order puts income and expenses before the end of the round, and the game that ends at "
+        "the expenses never reaches its end-of-game check; a player who clears and goes under the same round "
+        "has not cleared",
+        (Value("lost", False, "income below the floor in the clearing round loses the game (no clear)"),
+         Value("cleared", True, "the clear, met during the shipping, stands although income then falls below "
+                                "the floor"))),
+    Reading(
+        "zoo-bonus-cost", "zoo_bonus_free", ("zoo",), SHEET,
+        "Keep this tile in your hand; you may use it later during a track-laying phase as a free bonus "
+        "placement (one that does not count toward the number of tiles laid).",
+        "pays",
+        "the parenthesis says what \"free\" means here: free of the tile count; the laying cost is still paid "
+        "(the instance file's scenario.bonus_tiles_pay_cost records the same assumption)",
+        (Value("pays", False, "a bonus tile is outside the tile limit and pays its laying cost"),
+         Value("free", True, "a bonus tile is outside the tile limit and costs nothing"))),
+    Reading(
+        "zoo-town-cost", "zoo_town_cost", ("zoo",), SHEET,
+        "Laying cost is $4 per tile, up to 3 tiles. [base rules] Town tile: $1 per track leaving the town plus $1.",
+        "base",
+        "the sheet prices the laying of track tiles and says nothing of towns, so the base town fee stands "
+        "(\"Unless listed below, all base rules apply\")",
+        (Value("base", "base", "a town tile costs the base fee: $1 per track leaving the town plus $1 (instance "
+                               "file's town costs), on top of the track tile"),
+         Value("per-tile", "per-tile", "a town tile is a tile: $4 ($2 with Engineer) for each track it gains, in "
+                                       "place of the base town fee"))),
+    Reading(
+        "zoo-upgrade-cost", "zoo_upgrade_cost", ("zoo",), SHEET,
+        "Laying cost is $4 per tile, up to 3 tiles. Action: Engineer Laying cost is $2 per tile, up to 4 tiles. "
+        "[base rules] Upgrading a simple tile to a crossing: $3.",
+        "base",
+        "the sheet changes the laying cost of new tiles; an upgrade has its own base price, which it does not "
+        "mention (the instance file's upgrade_to_crossing_cost records the same assumption)",
+        (Value("base", "base", "an upgrade to a crossing costs the base price (instance file, $3)"),
+         Value("per-tile", "per-tile", "an upgrade is priced as a tile laid: $4, $2 with Engineer"))),
+    Reading(
+        "exit-use", "exit_use", ("zoo",), SHEET,
+        "If you use an exit hex even once in your two shipments, you gain any one track tile. [Translator's "
+        "note] the designer answered that you may also continue shipping without teleporting.",
+        "pass",
+        "the designer lets food pass an exit without teleporting, so a shipment through an exit hex uses it",
+        (Value("pass", "pass", "a shipment whose route passes or teleports through an exit earns the bonus tile"),
+         Value("teleport", "teleport", "only a shipment that teleports between exits earns the bonus tile"))),
+    Reading(
+        "incomplete-track", "incomplete_track", ("easter-island", "zoo"), BASE,
+        "An incomplete link must be extended in the owner's next build phase or it loses its owner.",
+        "kept",
+        "the rule frees track for the other players; in a solo game no one else could take it, and the solo "
+        "sheets never mention it, so a solo player keeps building on it",
+        (Value("kept", "kept", "incomplete track stays the player's and may be extended in any later round"),
+         Value("owner-lost", "owner-lost", "incomplete track not extended in the build after it was laid loses "
+                                           "its owner and can never be extended"))),
 )
 
 BY_NAME = {r.name: r for r in READINGS}

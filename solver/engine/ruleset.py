@@ -150,10 +150,13 @@ class Ruleset:
         cost = self.action_cost(state, move.name)
         if state.cash < cost:
             return f"action '{move.name}' costs ${cost} but only ${state.cash} is in hand (it must be paid before any cash it gives)"
+        if getattr(state.rules, "idle_actions", False):
+            return None  # idle-actions=allowed: an action with nothing to do may still be selected (and paid)
         if move.name == "locomotive" and state.locomotive >= state.scenario.max_locomotive:
-            return f"the locomotive is already at its maximum {state.scenario.max_locomotive}"
+            return (f"the locomotive is already at its maximum {state.scenario.max_locomotive} "
+                    "(reading idle-actions=refused)")
         if move.name == "urbanization" and not state.new_city_supply:
-            return "no new city tiles are left"
+            return "no new city tiles are left (reading idle-actions=refused)"
         return None
 
     def _check_Urbanize(self, state, move: Urbanize) -> str | None:
@@ -300,6 +303,9 @@ class Ruleset:
         joined = [s for s in track if board.is_stop(s) or state.track_from(s, h) is not None]
         if not joined:
             return f"new track on {h} must start at a stop or extend an incomplete track ({a}-{b} joins neither)"
+        if all(s in state.orphans for s in joined):
+            return (f"the incomplete track on {', '.join(str(s) for s in joined)} was not extended in the build "
+                    "after it was laid and has lost its owner (reading incomplete-track=owner-lost)")
         return None
 
     def _new_sides(self, move) -> tuple[Hex, ...]:
@@ -474,10 +480,12 @@ class Ruleset:
 
     def on_action(self, state, move: SelectAction) -> None:
         if move.name == "locomotive":
-            state.locomotive += 1
+            # "maximum 6": at the maximum (idle-actions=allowed) the action raises nothing
+            state.locomotive = min(state.locomotive + 1, state.scenario.max_locomotive)
 
     def _apply_LayTile(self, state, move: LayTile) -> None:
         self._place(state, move, 1)
+        state.open_since[move.hex] = state.round
         state.track[move.hex] = (move.side_a, move.side_b)
         if move.second is not None:
             state.second_track[move.hex] = tuple(move.second)
@@ -515,6 +523,12 @@ class Ruleset:
         state._links = None
 
     def _apply_EndBuild(self, state, move) -> None:
+        if getattr(state.rules, "incomplete_track", "kept") == "owner-lost":
+            # "An incomplete link must be extended in the owner's next build phase or it loses its owner."
+            # An open end laid before this round was not extended in it (an extension moves the end on).
+            stale = {link.path[-1] for link in state.links() if not link.complete
+                     and state.open_since.get(link.path[-1], state.round) < state.round}
+            state.orphans = frozenset(state.orphans | stale)
         state.phase = "ship"
 
     def _apply_Ship(self, state, move: Ship) -> None:
@@ -552,6 +566,8 @@ class Ruleset:
             state.cash = 0
         if state.income < s.income_floor:
             state.lost = f"income fell below {s.income_floor} in round {state.round}"
+            if getattr(state.rules, "clear_when_under", False) and self.is_cleared(state):
+                state.lost = None  # clear-and-under=cleared: the clear, met in the shipping, stands
         reduction = 0
         for low, high, loss in s.income_reduction:
             if low <= state.income <= high:

@@ -42,6 +42,13 @@ class Rules:
     rapa_nui_remnant: bool = True   # Easter Island: Rapa Nui may turn a single-cube remnant
     exits_as_stops: bool = False    # Zoo: track may start at an exit; exit-town/exit-exit track is a link
     bag: str = "no-purple"          # Easter Island: the bag the ruins' cubes are drawn from (data, not a rule)
+    idle_actions: bool = False      # an action with nothing to do (Locomotive at 6, no city tile, no moai) may be selected
+    clear_when_under: bool = False  # the clear counts in a round whose income then falls below the floor
+    zoo_bonus_free: bool = False    # Zoo: a bonus tile is laid free of its laying cost
+    zoo_town_cost: str = "base"     # Zoo: a town tile costs the base town fee, or the sheet's per-tile cost
+    zoo_upgrade_cost: str = "base"  # Zoo: an upgrade to a crossing costs the base $3, or the sheet's per-tile cost
+    exit_use: str = "pass"          # Zoo: an exit is "used" for the bonus tile when a route passes it, or only by a teleport
+    incomplete_track: str = "kept"  # base rules: an incomplete link not extended in the next build phase is kept, or lost
 
     def describe(self) -> list[str]:
         return [f"{k}={'on' if v is True else 'off' if v is False else v}" for k, v in self.__dict__.items()]
@@ -92,6 +99,10 @@ class GameState:
     locomotive_raised: bool = False
     fed: set[Hex] = field(default_factory=set)                      # Zoo: animal areas fed
     bonus_tiles: int = 0                                            # Zoo: bonus tiles in hand
+    # incomplete-track=owner-lost: open track ends -> the round their link was last extended; `orphans`: open
+    # ends whose link lost its owner (never to be extended again)
+    open_since: dict[Hex, int] = field(default_factory=dict)
+    orphans: frozenset[Hex] = frozenset()
     exit_used: bool = False                                         # Zoo: an exit was used this round
     discount_used: bool = False                                     # Zoo: Feeding discount used this round
     spent_on_track: int = 0
@@ -142,6 +153,7 @@ class GameState:
         other.new_city_supply = list(self.new_city_supply)
         other.towns_touched = set(self.towns_touched)
         other.fed = set(self.fed)
+        other.open_since = dict(self.open_since)
         return other
 
     # -- what is where -----------------------------------------------------

@@ -218,7 +218,8 @@ def game_spec(state, network_tiles: int | None = None, time_limit: float = 10.0,
         tile_limit=s.tile_limit, engineer_tile_limit=s.engineer_tile_limit,
         tile_cost=min(costs) if costs else 0,
         engineer_tile_cost=s.engineer_track_cost if zoo else None,
-        bonus_from_exits=zoo and bool(board.exits), bonus_tiles_pay=bool(s.bonus_tiles_pay_cost),
+        bonus_from_exits=zoo and bool(board.exits),
+        bonus_tiles_pay=bool(s.bonus_tiles_pay_cost) and not getattr(rules, "zoo_bonus_free", False),
         feeding_discount=s.feeding_discount, shipments_per_round=s.shipments_per_round,
         towns=tuple(sorted(t for t in board.towns if t not in state.new_cities)) if "urbanization" in s.actions
         else (),
@@ -228,6 +229,8 @@ def game_spec(state, network_tiles: int | None = None, time_limit: float = 10.0,
     spec.link_pairs = tuple((a, b, w) for (a, b), w in sorted(weights.items()) if a < b)
     spec.teleport_exits = tuple(sorted(board.exits)) if zoo else ()
     spec.complex_tiles = bool(getattr(rules, "complex_tiles", True))
+    spec.idle_actions = bool(getattr(rules, "idle_actions", False))
+    spec.clear_when_under = bool(getattr(rules, "clear_when_under", False))
     if zoo:
         _zoo_goods(state, spec, links, tiles, zoo_graph)
     else:

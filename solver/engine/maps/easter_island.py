@@ -18,8 +18,10 @@ class EasterIsland(Ruleset):
 
     def action_variants(self, state, name: str) -> list:
         if name == "rapa-nui":
-            return [SelectAction(name, h) for h, cubes in sorted(state.goods.items())
-                    if len(cubes) >= self._least_moai(state)]
+            targets = [SelectAction(name, h) for h, cubes in sorted(state.goods.items())
+                       if len(cubes) >= self._least_moai(state)]
+            # idle-actions=allowed: the stunt may be staged with no moai to turn (nothing turns, no $5)
+            return targets + ([SelectAction(name)] if state.rules.idle_actions else [])
         return [SelectAction(name)]
 
     targeted_actions = frozenset({"rapa-nui"})
@@ -32,7 +34,9 @@ class EasterIsland(Ruleset):
             return problem
         if move.name == "rapa-nui":
             if move.target is None:
-                return "Rapa Nui needs the moai to turn upside down (action rapa-nui HEX)"
+                if state.rules.idle_actions:
+                    return None
+                return "Rapa Nui needs the moai to turn upside down (action rapa-nui HEX; reading idle-actions=refused)"
             held = len(state.goods.get(move.target, []))
             if held < self._least_moai(state):
                 if held == 1:
@@ -49,6 +53,8 @@ class EasterIsland(Ruleset):
     def on_action(self, state, move: SelectAction) -> None:
         super().on_action(state, move)
         if move.name == "rapa-nui":
+            if move.target is None:
+                return  # idle-actions=allowed: no moai turned, no stunt, no $5
             # "Turn the moai upside down (swap the top and bottom cubes), and gain $5"
             state.goods[move.target].reverse()
             state.cash += state.scenario.rapa_nui_cash

@@ -46,7 +46,28 @@ class Zoo(Ruleset):
         return None
 
     def bonus_tiles_pay(self, state) -> bool:
-        return state.scenario.bonus_tiles_pay_cost
+        # reading zoo-bonus-cost: "a free bonus placement" read as free of the limit (pays) or of the cost too
+        return state.scenario.bonus_tiles_pay_cost and not state.rules.zoo_bonus_free
+
+    def _tile_part(self, state, move) -> tuple[int, str]:
+        from solver.engine.moves import UpgradeTile
+        if isinstance(move, UpgradeTile) and state.rules.zoo_upgrade_cost == "per-tile" and not (
+                move.bonus and not self.bonus_tiles_pay(state)):
+            # reading zoo-upgrade-cost=per-tile: "Laying cost is $4 per tile" prices the crossing laid too
+            cost = self.tile_cost(state, move.hex)
+            return cost, f"upgrade priced as a tile ${cost} (reading zoo-upgrade-cost=per-tile)"
+        return super()._tile_part(state, move)
+
+    def lay_cost(self, state, move) -> int:
+        if state.rules.zoo_town_cost != "per-tile":
+            return super().lay_cost(state, move)
+        # reading zoo-town-cost=per-tile: the town tile is a tile, laid (or replaced) at the sheet's tile cost
+        # for each track it gains, in place of the base town fee
+        cost, _ = self._tile_part(state, move)
+        for side in self._new_sides(move):
+            if side in state.board.towns and side not in state.new_cities:
+                cost += self.tile_cost(state, side)
+        return cost
 
     def accepts(self, state, stop: Hex, colour: str) -> bool:
         return state.is_city(stop)
@@ -104,7 +125,10 @@ class Zoo(Ruleset):
     def after_shipment(self, state, move: Ship) -> None:
         # "Place one disc that is not a player color on each animal area you have fed."
         state.fed.add(move.route[-1])
-        if any(h in state.board.exits for h in move.route):
+        # "If you use an exit hex even once": a route through an exit (exit-use=pass) or a teleport only
+        used = bool(move.teleports) if state.rules.exit_use == "teleport" else any(
+            h in state.board.exits for h in move.route)
+        if used:
             state.exit_used = True
         if move.discount is not None:
             state.discount_used = True

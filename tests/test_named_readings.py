@@ -1,0 +1,180 @@
+"""Readings that were hard-wired, now named (issue 27, item 2): each changes what it should, both values.
+
+Each test plays the same tiny position under the reading's default and its alternative through the
+engine (the referee), and where a bound depends on the reading, asks the relaxation under both.
+"""
+from __future__ import annotations
+
+import dataclasses
+
+import pytest
+
+from solver.engine.moves import EndBuild, IssueShares, LayTile, Pass, SelectAction
+from solver.engine.readings import BY_NAME, make_rules
+from solver.engine.state import Rules
+from tests.helpers import H, instance, lay, new_state, ship, to_build, to_ship
+
+SETUP = {"A1": ["red", "blue"], "C1": ["red"]}
+
+
+def _rules(ruleset, *items):
+    return make_rules(ruleset, list(items))
+
+
+def test_every_new_reading_is_in_the_registry_with_its_quote_and_default():
+    for name in ("idle-actions", "clear-and-under", "zoo-bonus-cost", "zoo-town-cost", "zoo-upgrade-cost",
+                 "exit-use", "incomplete-track"):
+        r = BY_NAME[name]
+        assert r.quote and r.why_default and r.values[0].name == r.default and len(r.values) == 2
+        assert getattr(Rules(), r.field) == r.values[0].value  # the engine's default is the registry's
+
+
+@pytest.mark.parametrize("value", ["refused", "allowed"])
+def test_idle_actions_locomotive_at_its_maximum(value):
+    s = new_state(instance("tiny/tiny-island.toml"), SETUP, _rules("easter-island", f"idle-actions={value}"), cash=100)
+    s.locomotive = s.scenario.max_locomotive
+    s.apply(IssueShares(0))
+    move = SelectAction("locomotive")
+    if value == "refused":
+        assert "already at its maximum" in s.why_illegal(move)
+    else:
+        s.apply(move)
+        assert s.locomotive == s.scenario.max_locomotive and s.cash == 100 - 8
+
+
+@pytest.mark.parametrize("value", ["refused", "allowed"])
+def test_idle_actions_decide_whether_the_blocker_cycle_locks(value):
+    s = new_state(instance("tiny/tiny-island.toml"), SETUP, _rules("easter-island", f"idle-actions={value}"), cash=100)
+    s.locomotive = s.scenario.max_locomotive
+    s.apply(IssueShares(0))
+    s.apply(SelectAction("engineer"))
+    s.apply(EndBuild())
+    s.apply(Pass())
+    s.apply(Pass())
+    assert (s.ruleset.blocker_lock(s) is not None) == (value == "refused")
+
+
+@pytest.mark.parametrize("value", ["refused", "allowed"])
+def test_idle_actions_rapa_nui_with_no_moai_and_urbanization_with_no_tile(value):
+    s = new_state(instance("tiny/tiny-island.toml"), {}, _rules("easter-island", f"idle-actions={value}"), cash=100)
+    s.new_city_supply = []
+    s.apply(IssueShares(0))
+    for move in (SelectAction("rapa-nui"), SelectAction("urbanization")):
+        assert (s.why_illegal(move) is None) == (value == "allowed"), move
+    if value == "allowed":
+        s.apply(SelectAction("rapa-nui"))
+        assert s.cash == 100 - 8  # nothing turned, no $5 stunt
+
+
+def test_idle_actions_reach_the_relaxation():
+    from solver.solo.relaxation import game_spec
+    from solver.engine.state import GameState
+    inst = instance("tiny/tiny-island.toml")
+    on = game_spec(GameState.new(inst, {H(k): v for k, v in SETUP.items()}, _rules("easter-island", "idle-actions=allowed")))
+    off = game_spec(GameState.new(inst, {H(k): v for k, v in SETUP.items()}, Rules()))
+    assert on.idle_actions and not off.idle_actions
+
+
+@pytest.mark.parametrize("value", ["lost", "cleared"])
+def test_clearing_and_going_under_in_the_same_round(value):
+    # tiny-row: the one red cube leaves in round 1; income forced to the floor so the expenses sink it
+    from solver.engine.moves import path_to_tiles
+    inst = instance("tiny/tiny-row.toml")
+    s = new_state(inst, {"A1": ["red"]}, _rules("easter-island", f"clear-and-under={value}"))
+    s.income = s.scenario.income_floor - 1 - 1  # +1 for the shipment's link: still below the floor after it
+    s.apply(IssueShares(0))
+    s.apply(SelectAction(None))
+    for tile in path_to_tiles([H("A1"), H("B1"), H("C1")]):
+        s.apply(tile)
+    s.apply(EndBuild())
+    s.apply(ship("A1", "red", "A1-C1"))
+    s.apply(Pass())
+    assert s.is_terminal()
+    if value == "lost":
+        assert s.lost and s.cleared_round is None
+    else:
+        assert s.lost is None and s.cleared_round == 1
+
+
+def test_clear_and_under_reaches_the_relaxation():
+    from solver.solo.relaxation import feasible_by, game_spec, SolveParams
+    from solver.engine.state import GameState
+    inst = instance("tiny/tiny-row.toml")
+    params = SolveParams(workers=1, deterministic_time=5.0)
+    verdicts = {}
+    for value in ("lost", "cleared"):
+        state = GameState.new(inst, {H("A1"): ["red"]}, _rules("easter-island", f"clear-and-under={value}"))
+        state.income = state.scenario.income_floor - 2
+        state.cash = 3  # exactly the tile: nothing left to pay the expenses
+        verdicts[value] = feasible_by(game_spec(state), 1, params)
+    # under "lost" the one round that could clear ends below the floor; under "cleared" it clears
+    assert verdicts == {"lost": "infeasible", "cleared": "feasible"}
+
+
+def _zoo():
+    return instance("tiny/tiny-zoo.toml")
+
+
+@pytest.mark.parametrize("value", ["pays", "free"])
+def test_zoo_bonus_tile_cost(value):
+    s = to_build(new_state(_zoo(), {"A1": ["red"]}, _rules("zoo", f"zoo-bonus-cost={value}"), cash=50), "feeding")
+    s.bonus_tiles = 1
+    s.apply(LayTile(H("A2"), H("A1"), H("A3"), bonus=True))
+    assert 50 - s.cash == (4 if value == "pays" else 0)
+
+
+@pytest.mark.parametrize("value", ["base", "per-tile"])
+def test_zoo_town_tile_cost(value):
+    s = to_build(new_state(_zoo(), {"A1": ["red"]}, _rules("zoo", f"zoo-town-cost={value}"), cash=50), "feeding")
+    s.tiles_laid = -10  # the limit is not what this test is about
+    lay(s, "E1-E2-E3")  # the track tile on E2 reaches the town E3
+    # base: $4 tile + town tile $1 a track + $1; per-tile: $4 tile + the town tile at $4
+    assert 50 - s.cash == (4 + 2 if value == "base" else 4 + 4)
+
+
+@pytest.mark.parametrize("value", ["base", "per-tile"])
+def test_zoo_upgrade_cost(value):
+    s = to_build(new_state(_zoo(), {"A1": ["red"]}, _rules("zoo", f"zoo-upgrade-cost={value}"), cash=50), "feeding")
+    lay(s, "A1-A2-B2", "C1-B2-B3")  # a straight on B2 from Two; A2's track from Three faces B2
+    cash = s.cash
+    s.apply(_first_upgrade(s, H("B2")))  # the crossing straight A2-C2
+    assert cash - s.cash == (3 if value == "base" else 4)
+
+
+def _first_upgrade(state, h):
+    from solver.engine.moves import UpgradeTile
+    legal = [m for m in state.legal_actions() if isinstance(m, UpgradeTile) and m.hex == h and not m.bonus]
+    assert legal, "no legal upgrade on the test hex"
+    return legal[0]
+
+
+@pytest.mark.parametrize("value", ["pass", "teleport"])
+def test_exit_use_for_the_bonus_tile(value):
+    # Two (C1) -> West exit (A3) -> Three (A1): the food passes the exit without teleporting
+    s = to_build(new_state(_zoo(), {"C1": ["red"]}, _rules("zoo", f"exit-use={value}"), cash=80), "engineer")
+    s.tiles_laid = -10
+    lay(s, "A1-A2-A3", "C1-B2-B3-A3")
+    s.locomotive = 3
+    to_ship(s)
+    s.apply(ship("C1", "red", "C1-A3-A1"))
+    s.apply(Pass())
+    assert s.bonus_tiles == (1 if value == "pass" else 0)
+
+
+@pytest.mark.parametrize("value", ["kept", "owner-lost"])
+def test_incomplete_track_not_extended_next_round(value):
+    s = to_build(new_state(_zoo(), {"A1": ["red"]}, _rules("zoo", f"incomplete-track={value}"), cash=80), "feeding")
+    s.apply(LayTile(H("A2"), H("A1"), H("B3")))  # track from Three, open toward B3
+    s.apply(EndBuild())
+    s.apply(Pass())
+    s.apply(Pass())
+    for _ in range(2):  # round 2 lays nothing (the link is not extended), round 3 tries to extend it
+        s.apply(IssueShares(0))
+        s.apply(SelectAction("feeding"))
+        if s.round == 3:
+            break
+        s.apply(EndBuild())
+        s.apply(Pass())
+        s.apply(Pass())
+    extend = LayTile(H("B3"), H("A2"), H("C3"))
+    assert (s.why_illegal(extend) is None) == (value == "kept")
