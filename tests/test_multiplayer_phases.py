@@ -326,3 +326,85 @@ def test_kansas_city_boom_or_bust_look_ahead_ranks_by_next_turn(run_cli):
     assert (ahead["income_after_next_turn"], ahead["cash_after_next_turn"]) > \
         tuple(ahead["this_turn_best_after_next_turn"])
     assert "Not searched: other players' moves" in ahead["searched"] and "goods growth" in ahead["searched"]
+
+
+# -- (5) new cities, Synapses' shared placement, Kansas City goods growth ------------------------------------
+
+SYN, SYN_STATE = INSTANCES / "synapses.toml", INSTANCES / "states" / "synapses.toml"
+
+
+def _uncoloured_free_neuron(state):
+    taken = {n for p in state.players.values() for n in p.extra.get("discs", [])}
+    return next(n for n in sorted(state.board.nodes) if n not in state.board.cities and n not in taken)
+
+
+def test_synapses_new_city_goes_on_an_uncoloured_neuron_without_discs(run_cli, tmp_path):
+    inst = load_instance(SYN)
+    state = load_state(inst, SYN_STATE)
+    free = _uncoloured_free_neuron(state)
+    ok = SYN_STATE.read_text() + f'\n[new_cities]\n"{free}" = "black"\n'
+    loaded = load_state(inst, _write(tmp_path, ok))
+    assert loaded.new_cities == {free: "black"} and loaded.is_city(free)
+    bad = SYN_STATE.read_text() + '\n[new_cities]\n"B" = "black"\n'      # Purple's disc is on B
+    _refused(run_cli, SYN, _write(tmp_path, bad, "bad.toml"), "new_cities.B", "cannot be urbanized")
+    twice = SYN_STATE.read_text() + f'\n[new_cities]\n"{free}" = "red"\n"Red 5" = "red"\n'
+    _refused(run_cli, SYN, _write(tmp_path, twice, "twice.toml"), "new_cities")
+
+
+def test_a_new_city_goes_on_a_town(run_cli, tmp_path):
+    text = KC_STATE.read_text() + '\n[new_cities]\n"Liberty" = "red"\n'
+    state = load_state(load_instance(KC), _write(tmp_path, text))
+    assert state.is_city(state.board.stop_by_name("Liberty"))
+    text = KC_STATE.read_text() + '\n[new_cities]\n"Lawrence" = "red"\n'
+    _refused(run_cli, KC, _write(tmp_path, text, "bad.toml"), "new_cities.Lawrence", "goes on a town")
+
+
+def test_synapses_engineer_shared_disc_must_be_on_an_occupied_neuron_placed_this_round(run_cli, tmp_path):
+    base = SYN_STATE.read_text().replace("round = 4", 'round = 4\naction = "engineer"')
+    good = base.replace('discs = ["A", "C", "B"]', 'discs = ["A", "C", "B", "D"]\ndiscs_this_round = ["D"]\n'
+                        'shared_this_round = "D"')
+    assert run_cli("deliveries", SYN, "--state", _write(tmp_path, good)).code == 0
+    alone = base.replace('discs = ["A", "C", "B"]', 'discs = ["A", "C", "B"]\ndiscs_this_round = ["B"]\n'
+                         'shared_this_round = "B"')
+    _refused(run_cli, SYN, _write(tmp_path, alone, "alone.toml"), "shared_this_round", "not shared")
+    other_action = good.replace('action = "engineer"', 'action = "locomotive"')
+    _refused(run_cli, SYN, _write(tmp_path, other_action, "action.toml"), "shared_this_round", "Engineer")
+
+
+def test_kansas_city_goods_growth_named_and_not_searched(run_cli):
+    data = _turn(run_cli, KC, KC_STATE, "--no-advice")
+    growth = [e for e in data["best"]["board_effects"] if e.startswith("goods growth")]
+    assert growth and "not searched" in growth[0] and "Kansas City KS" in growth[0]
+
+
+def test_bag_split_is_an_assumption_with_its_reason():
+    for name in ("finland", "portugal", "synapses", "human-body", "kansas-city"):
+        inst = load_instance(INSTANCES / f"{name}.toml")
+        [bag] = [p for p in inst.provenance if p.key == "scenario.bag"]
+        assert bag.source == "assumed" and "no sheet gives the split" in bag.note
+        [rounds] = [p for p in inst.provenance if p.key == "scenario.rounds"]
+        assert rounds.source == "assumed"
+
+
+def test_every_rule_sheet_quote_is_in_its_sheet():
+    import re
+    sheets = {"finland": "finland-and-portugal.txt", "portugal": "finland-and-portugal.txt",
+              "synapses": "human-body-and-synapses.txt", "human-body": "human-body-and-synapses.txt",
+              "kansas-city": "kansas-city-interurban.txt"}
+    shared = INSTANCES.parent.parent / "shared"
+
+    def norm(t):
+        for a, b in (("’", "'"), ("‘", "'"), ("“", '"'), ("”", '"')):
+            t = t.replace(a, b)
+        return re.sub(r"\s+", " ", t).strip().lower()
+
+    for name, sheet in sheets.items():
+        for p in load_instance(INSTANCES / f"{name}.toml").provenance:
+            if p.source != "rule-sheet":
+                continue
+            path = shared / "rules" / p.sheet if p.sheet else shared / "seeds" / sheet
+            if not path.exists():
+                pytest.skip(f"{path} is not on this machine")
+            text = norm(path.read_text(encoding="utf-8"))
+            for part in re.split(r"\s*(?:\.\.\.|…)\s*", norm(p.note)):
+                assert part.strip(" '\".") in text, (name, p.key, part)

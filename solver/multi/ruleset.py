@@ -52,6 +52,12 @@ class MultiplayerRuleset(Ruleset):
     def blocked_actions(self, instance, players: int, round_: int) -> set[str]:
         return set()
 
+    def new_city_problem(self, state, place) -> str | None:
+        """Why a new city tile cannot lie here (base rules: urbanization places it on a town)."""
+        if place not in state.board.towns:
+            return f"a new city goes on a town; {state.board.label(place)} is not one"
+        return None
+
     # -- the STATE file ----------------------------------------------------
     def goods_places(self, instance) -> set:
         board = instance.board

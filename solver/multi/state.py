@@ -42,6 +42,7 @@ from solver.board.hexgrid import Hex
 from solver.board.instance import Instance
 from solver.engine.state import GameState, Link, Rules
 
+TOP_KEYS = ("game", "markers", "goods", "players", "new_cities")
 GAME_KEYS = ("map", "players", "active", "round", "phase", "action", "final_turn", "first_step")
 PLAYER_KEYS = ("locomotive", "income", "cash", "shares", "links")
 
@@ -108,6 +109,32 @@ class MultiState(GameState):
         return self.board.label(h)
 
 
+def _read_new_cities(state, table, names, r) -> None:
+    """`[new_cities]`: "TOWN (or neuron)" = "colour", the new city tiles urbanization has placed (base rules:
+    a new city goes on a town; Synapses: on an uncoloured neuron without discs; Human Body: the bones are the
+    towns, the sheet's "new organs"). Each colour's tile exists once (scenario.new_cities)."""
+    if not isinstance(table, dict):
+        r.fail("expected a table of place = colour", "new_cities")
+    inst, rs = state.instance, state.ruleset
+    supply = list(inst.scenario.new_cities)
+    for name, colour in table.items():
+        key = f"new_cities.{name}"
+        place = resolve_place(inst, names, name, r, key)
+        if colour not in supply:
+            r.fail(f"no new city tile of colour {colour!r} is left (tiles: {', '.join(inst.scenario.new_cities)}; "
+                   "each is placed once)", key)
+        supply.remove(colour)
+        problem = rs.new_city_problem(state, place)
+        if problem:
+            r.fail(problem, key)
+        state.new_cities[place] = colour
+    if state.new_cities:
+        blocked = rs.blocked_actions(inst, state.player_count, 1)
+        if "urbanization" in blocked and state.round == 1:
+            r.fail("urbanization cannot be chosen in round 1 of this game, so no new city is placed yet",
+                   "new_cities")
+
+
 def _copy_player(p: Player) -> Player:
     """A copy whose numbers, links list and extras may change without touching `p` (the paths inside are
     tuples and never change): much cheaper than a deep copy, and the turn search clones per sequence."""
@@ -169,7 +196,7 @@ def load_state(instance: Instance, path: str | pathlib.Path) -> MultiState:
     except (tomllib.TOMLDecodeError, UnicodeDecodeError) as err:
         raise InputError(f"not a valid TOML state file: {err}", path) from None
     rs = _ruleset(instance)
-    r.only(data, ("game", "markers", "goods", "players"), "state")
+    r.only(data, TOP_KEYS, "state")
     game = data.get("game")
     if not isinstance(game, dict):
         r.fail("expected a [game] table (map, players, active, round)", "game")
@@ -233,6 +260,9 @@ def load_state(instance: Instance, path: str | pathlib.Path) -> MultiState:
     if not isinstance(goods_t, dict):
         r.fail("expected a table of stop = [colours]", "goods")
     places = rs.goods_places(instance)
+    urbanized = data.get("new_cities", {})
+    if isinstance(urbanized, dict):   # a new city holds goods too (its tile is checked below)
+        places = places | {resolve_place(instance, names, n, r, f"new_cities.{n}") for n in urbanized}
     for name, cubes in goods_t.items():
         key = f"goods.{name}"
         stop = resolve_place(instance, names, name, r, key)
@@ -276,6 +306,7 @@ def load_state(instance: Instance, path: str | pathlib.Path) -> MultiState:
     rs.read_player_extras(state, r)
     me = state.players[active]
     state.cash, state.income, state.shares = me.cash, me.income, me.shares
+    _read_new_cities(state, data.get("new_cities", {}), names, r)
     state.owned_links = rs.build_links(state)
     for link in state.owned_links:
         _draw_track(state, link)

@@ -263,7 +263,11 @@ class KansasCity(MultiplayerRuleset):
         me = state.me
         longest = me.extra.get("longest_delivery", 0)
         return [f"Boom or Bust: the Delivery marker stands at {longest}; next turn every delivery needs at least "
-                f"{longest} links (except in the final turn); power plants {me.extra.get('power_plants', 0)}"]
+                f"{longest} links (except in the final turn); power plants {me.extra.get('power_plants', 0)}",
+                f"goods growth: one drawn cube onto each of {self.rule(state.instance, 'kc_kansas')} and "
+                f"{self.rule(state.instance, 'kc_missouri')} (with Production {self.production_cubes(state.instance)} "
+                "cubes are drawn, 2 go to the Goods Display and the Production holder chooses which cube goes "
+                "where), then dice as normal; the draws are random and not searched"]
 
     def _check_BuildPowerPlant(self, state, move) -> str | None:
         cost = self.rule(state.instance, "power_plant_cost")

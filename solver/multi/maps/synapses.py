@@ -68,6 +68,9 @@ class Synapses(MultiplayerRuleset):
                 return "the Engineer allows one disc on an occupied neuron per round"
         return None
 
+    def new_city_problem(self, state, place) -> str | None:
+        return self.urbanize_problem(state, place)
+
     def urbanize_problem(self, state, neuron: str) -> str | None:
         if neuron in state.board.cities or neuron in state.new_cities:
             return f"{neuron} is coloured; new cities go on uncoloured neurons"
@@ -109,11 +112,35 @@ class Synapses(MultiplayerRuleset):
                        f"players.{name}.discs_this_round")
             if p.links:
                 r.fail("Synapses has no track: give the player's discs instead", f"players.{name}.links")
+        self._check_shared(state, r)
         for neuron in inst.board.nodes:
             on = self.discs_on(state, neuron)
             if len(on) > state.player_count:
                 r.fail(f"{neuron} holds {len(on)} discs but only {state.player_count} players play (each "
                        "player has one disc at most on a neuron)", "players")
+
+    def _check_shared(self, state, r) -> None:
+        """`shared_this_round = "NEURON"`: the Engineer's disc placed this round on a neuron that already had
+        discs ("A player who chose the Engineer action may ... place one of his discs on a neuron that already
+        has discs on it ... This counts as one of the two discs allowed in the round")."""
+        holders = []
+        for name, p in state.players.items():
+            shared = p.extra.get("shared_this_round", False)
+            key = f"players.{name}.shared_this_round"
+            if shared is False or shared is None:
+                continue
+            if not isinstance(shared, str):
+                r.fail("expected the neuron of the Engineer's shared disc (or false)", key)
+            if shared not in p.extra.get("discs_this_round", []):
+                r.fail(f"{shared!r} must be one of the discs placed this round (discs_this_round)", key)
+            if not [n for n in self.discs_on(state, shared) if n != name]:
+                r.fail(f"no other player's disc is on {shared}, so the placement was not shared", key)
+            if name == state.active and state.action not in (None, "engineer"):
+                r.fail(f"only the Engineer's holder places a shared disc; {name}'s action is {state.action!r}", key)
+            holders.append(name)
+        if len(holders) > 1:
+            r.fail(f"one player holds the Engineer a round; {', '.join(holders)} cannot all have shared a disc",
+                   "players")
 
     def check_reachable(self, state, fail, before_actions) -> None:
         # "only 2 discs can be placed in one round"
