@@ -408,3 +408,12 @@ def test_every_rule_sheet_quote_is_in_its_sheet():
             text = norm(path.read_text(encoding="utf-8"))
             for part in re.split(r"\s*(?:\.\.\.|…)\s*", norm(p.note)):
                 assert part.strip(" '\".") in text, (name, p.key, part)
+
+
+def test_human_body_new_organ_breathes_like_the_printed_ones(tmp_path):
+    # "the shipping rules above also apply to new cities (new organs)": round 2 exhales, red counts as blue
+    text = HB_STATE.read_text() + '\n[new_cities]\n"Bone E6" = "red"\n'
+    inst = load_instance(HB)
+    state = load_state(inst, _write(tmp_path, text))
+    bone = inst.board.stop_by_name("Bone E6")
+    assert state.ruleset.accepts(state, bone, "blue") and not state.ruleset.accepts(state, bone, "red")

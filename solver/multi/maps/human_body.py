@@ -64,7 +64,13 @@ class HumanBody(MultiplayerRuleset):
     def organ_colours(self, state, stop) -> set[str]:
         area = state.area_stops.get(stop)
         if area is None:
+            # "the shipping rules above also apply to new cities (new organs)": a new blue or red organ
+            # breathes like the printed ones
             colour = state.city_colour(stop)
+            inst = state.instance
+            breathing = (self.rule(inst, "inhale_colour"), self.rule(inst, "exhale_colour"))
+            if stop in state.new_cities and colour in breathing:
+                return {self.visible_colour(state)}
             return {colour} if colour else set()
         inst = state.instance
         if area.name == self.rule(inst, "kidney"):
