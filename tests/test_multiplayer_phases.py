@@ -303,7 +303,8 @@ def test_owner_of_a_parallel_link_is_the_players_choice(tmp_path):
     x, y, (h1, h2) = pair[0], pair[1], pair[2][:2]
     text = FIN_STATE.read_text().replace('links = ["Tampere-B2-Oulu"]',
                                          f'links = ["Tampere-B2-Oulu", "{x.name}-{h1}-{y.name}"]')
-    text = text.replace("[players.Green]\nlocomotive = 1", f'[players.Green]\nlocomotive = 1\nlinks = ["{x.name}-{h2}-{y.name}"]')
+    text = text.replace("[players.Green]\nlocomotive = 1",
+                        f'[players.Green]\nlocomotive = 1\nlinks = ["{x.name}-{h2}-{y.name}"]')
     state = load_state(inst, _write(tmp_path, text))
     from solver.multi.choices import variants
     from solver.engine.moves import Ship

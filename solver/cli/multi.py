@@ -208,7 +208,8 @@ def build_cost(
     unit = "disc" if inst.board.nodes else "tile"
     data = {"map": inst.board.name, "connect": [label(h) for h in stops],
             "also_joins": [label(h) for h in terminals if h not in stops], "status": status, "cost": cost,
-            "lower_bound": bound, "search_space": space, "optimizer_cost": net.cost, f"{unit}s": [str(h) for h in built],
+            "lower_bound": bound, "search_space": space, "optimizer_cost": net.cost,
+            f"{unit}s": [str(h) for h in built],
             "links": ["-".join(str(h) for h in link) for link in net_links] if not inst.board.nodes else [],
             "notes": term_notes + notes + adjust_notes, "seconds": round(net.seconds, 3), "method": net.method,
             **({"active": state.active} if state is not None else {}),

@@ -129,7 +129,8 @@ class Finland(MultiplayerRuleset):
             fail("Sweden is open, so the '4 links' box is empty", "markers.four_links_box")
         if not self.sweden_open(state) and "four_links_box" in state.markers \
                 and len(box) != self.rule(state.instance, "four_links_cubes"):
-            fail(f"Sweden is closed, so the '4 links' box still holds its {self.rule(state.instance, 'four_links_cubes')} "
+            fail(f"Sweden is closed, so the '4 links' box still holds its "
+                 f"{self.rule(state.instance, 'four_links_cubes')} "
                  f"cubes (the sheet: 'Place 5 cubes in the 4 links box'; they leave it only when Sweden opens), "
                  f"not {len(box)}", "markers.four_links_box")
 
