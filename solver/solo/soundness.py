@@ -1,0 +1,197 @@
+"""The soundness fuzzer: random tiny boards, the truth by exhaustive search, every solver claim checked.
+
+A board is a few hexes in one or two rows with random terrain, stops, cubes, cash, share limit,
+round limit and readings (every named reading of the map, any value). The truth comes from
+solver.solo.exhaustive (the engine alone). The claims of `aos-solve easter-island` and `aos-solve zoo`
+(the same `analyse` the commands call, with small reproducible budgets) are checked against it:
+- a proved minimum equals the truth, and "not clearable" is said only when nothing clears;
+- every lower bound is <= the truth, every plan's round count >= it;
+- every plan replays through the referee and clears in the round it claims.
+"""
+from __future__ import annotations
+
+import random
+import tempfile
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from solver.board.hexgrid import Hex
+from solver.engine.plan import replay
+from solver.engine.readings import for_map, make_rules
+from solver.engine.state import GameState
+from solver.games import load_instance
+from solver.solo.exhaustive import earliest_clear
+
+_ISLAND = '''max_locomotive = {{ value = 6, source = "assumed", reason = "fuzz" }}
+share_price = {{ value = 5, source = "assumed", reason = "fuzz" }}
+tile_limit = {{ value = 3, source = "assumed", reason = "fuzz" }}
+engineer_tile_limit = {{ value = 4, source = "assumed", reason = "fuzz" }}
+income_reduction = {{ value = [[11, 20, 2], [21, 30, 4], [31, 40, 6], [41, 49, 8], [50, 999, 10]], source = "assumed", reason = "fuzz" }}
+income_floor = {{ value = -10, source = "assumed", reason = "fuzz" }}
+shipments_per_round = {{ value = 2, source = "assumed", reason = "fuzz" }}
+'''
+
+
+@dataclass
+class Board:
+    """One random tiny game: its board file text, the setup (stop name -> cubes) and its readings."""
+
+    ruleset: str
+    text: str
+    setup: dict[str, list[str]]
+    readings: list[str]
+    rounds: int
+    seed: int
+
+
+def random_board(seed: int) -> Board:
+    rng = random.Random(seed)
+    ruleset = rng.choice(["easter-island", "zoo"])
+    width = rng.randint(3, 4) if rng.random() < 0.6 else rng.randint(2, 3)
+    rows = 1 if width >= 3 and rng.random() < 0.6 else 2
+    hexes = [Hex(c, r) for r in range(rows) for c in range(width)]
+    if len(hexes) > 9:
+        hexes = hexes[:9]
+    terrain = {h: rng.choice(["plain", "plain", "plain", "mountain"]) for h in hexes}
+    n_stops = rng.randint(2, min(3, len(hexes) - 1))
+    stops = rng.sample(hexes, n_stops)
+    town = None
+    rest = [h for h in hexes if h not in stops]
+    if rest and rng.random() < 0.3:
+        town = rng.choice(rest)
+    lines = ["[meta]", f'name = "Fuzz {seed}"', "", "[grid]", 'source = "assumed"', 'reason = "fuzz board"',
+             'picture = """']
+    for r in range(rows):
+        row = []
+        for c in range(width):
+            h = Hex(c, r)
+            row.append("x" if h not in hexes else ("^" if terrain[h] == "mountain" and h not in stops else "."))
+        lines.append((" " if r % 2 else "") + " ".join(row))
+    lines.append('"""')
+    colours = ["red", "blue"]
+    city_colour = [rng.choice(colours) for _ in stops]
+    names, setup = [], {}
+    for i, h in enumerate(stops):
+        name = f"S{i}"
+        names.append(name)
+        lines += ["", "[[cities]]", f'name = "{name}"', f'hex = "{h}"']
+        if ruleset == "easter-island":
+            lines += [f'colour = "{city_colour[i]}"', f'number = "{i + 1}"', 'region = "western"']
+        else:
+            lines += [f"danger = {rng.randint(0, 2)}"]
+        lines += ['source = "assumed"', 'reason = "fuzz"']
+    if town is not None:
+        lines += ["", "[[towns]]", 'name = "T"', f'hex = "{town}"', 'source = "assumed"', 'reason = "fuzz"']
+    cash = rng.randint(6, 20)
+    max_shares = rng.choice([2, 3, 4])
+    a = lambda v: f'{{ value = {v}, source = "assumed", reason = "fuzz" }}'  # noqa: E731
+    rounds = rng.choice([1, 1, 2, 2, 3])
+    lines += ["", "[scenario]", f'ruleset = "{ruleset}"', f"rounds = {a(rounds)}", f"start_cash = {a(cash)}",
+              f"start_shares = {a(2)}", f"start_income = {a(0)}",
+              f"start_locomotive = {a(2 if ruleset == 'easter-island' else 1)}", f"max_shares = {a(max_shares)}"]
+    lines.append(_ISLAND.format().rstrip())
+    if ruleset == "easter-island":
+        lines += [f"action_cost = {a(8)}", f'actions = {a(["engineer", "locomotive", "urbanization", "rapa-nui"])}',
+                  f'new_cities = {a(["black"])}', f"rapa_nui_cash = {a(5)}",
+                  f"bag = {a('{ red = 20, blue = 20 }')}"]
+        for i, name in enumerate(names):
+            if rng.random() < 0.7 or i == 0:
+                # mostly colours some other city has (a cube of no other city's colour never leaves)
+                others = [c for j, c in enumerate(city_colour) if j != i] or colours
+                setup[name] = [rng.choice(others if rng.random() < 0.85 else colours) for _ in range(rng.randint(1, 2))]
+    else:
+        lines += [f"action_cost = {a(0)}", f'actions = {a(["engineer", "locomotive", "urbanization", "feeding"])}',
+                  f'new_cities = {a(["black"])}', f"bag = {a('{ red = 20 }')}", f"feeding_discount = {a(1)}",
+                  f"new_city_danger = {a(1)}", f"food_per_area = {a(1)}",
+                  f"bonus_tiles_pay_cost = {a('true')}"]
+        for name in names:
+            if rng.random() < 0.7:
+                setup[name] = ["red"]
+        setup.setdefault(names[0], ["red"])
+    lines += ["", "[scenario.track_cost]", f"plain = {a(rng.choice([2, 3, 4]))}", f"mountain = {a(rng.choice([4, 5]))}",
+              f"town_base = {a(1)}", f"town_per_track = {a(1)}"]
+    if ruleset == "zoo":
+        lines.append(f"engineer = {a(2)}")
+    counts = ", ".join(f'"{k}" = {len(v)}' for k, v in setup.items())
+    diff = "easy" if ruleset == "easter-island" else "standard"
+    lines += ["", f"[difficulty.{diff}]", f"cubes = {{ value = {{ {counts} }}, source = \"assumed\", reason = \"fuzz\" }}"]
+    lines += ["", "[map_rules]", f"complex_crossing_extra = {a(2)}", f"complex_noncrossing_extra = {a(1)}",
+              f"upgrade_to_crossing_cost = {a(3)}", f"upgrade_counts_as_tile = {a('true')}"]
+    readings = []
+    for r in for_map(ruleset):
+        if r.name == "bag":
+            continue
+        if rng.random() < 0.35:
+            readings.append(f"{r.name}={rng.choice(r.values).name}")
+    return Board(ruleset, "\n".join(lines) + "\n", setup, readings, rounds, seed)
+
+
+@dataclass
+class Outcome:
+    seed: int
+    ruleset: str
+    settled: bool
+    truth: int | None = None
+    claims: dict = field(default_factory=dict)     # claim kind -> count checked
+    false: list = field(default_factory=list)      # (claim, detail) of every false claim
+    error: str | None = None                       # the board was refused by the loader (not a claim)
+
+
+def check_board(board: Board, max_nodes: int = 8_000, budget: int = 200) -> Outcome:
+    """The truth for one board and every claim of the solver on it."""
+    from solver.solo.relaxation import SolveParams
+    out = Outcome(board.seed, board.ruleset, False)
+    with tempfile.TemporaryDirectory() as tmp:
+        path = Path(tmp) / "board.toml"
+        path.write_text(board.text)
+        try:
+            inst = load_instance(path)
+        except Exception as err:  # noqa: BLE001 - a generator slip is reported, never hidden
+            out.error = f"board refused: {err}"
+            return out
+    rules = make_rules(board.ruleset, board.readings)
+    setup = {_hex_named(inst, name): list(c) for name, c in board.setup.items()}
+    state = GameState.new(inst, setup, rules, round_limit=board.rounds)
+    truth = earliest_clear(state, max_nodes=max_nodes)
+    if not truth.settled:
+        return out
+    out.settled, out.truth = True, truth.earliest
+    params = SolveParams(workers=1, deterministic_time=2.0, plan_time=2.0)
+    if board.ruleset == "easter-island":
+        from solver.solo.easter_island import analyse
+    else:
+        from solver.solo.zoo import analyse
+    diff = "easy" if board.ruleset == "easter-island" else "standard"
+    answer = analyse(inst, diff, setup, rules, rounds=board.rounds, time_limit=30, budget=budget, params=params)
+    _judge(out, inst, answer, truth.earliest)
+    return out
+
+
+def _hex_named(inst, name: str):
+    for h, city in inst.board.cities.items():
+        if city.name == name:
+            return h
+    raise KeyError(name)
+
+
+def _claim(out: Outcome, kind: str, ok: bool, detail: str) -> None:
+    out.claims[kind] = out.claims.get(kind, 0) + 1
+    if not ok:
+        out.false.append((kind, detail))
+
+
+def _judge(out: Outcome, inst, answer, truth: int | None) -> None:
+    if answer.verdict == "not clearable":
+        _claim(out, "not clearable", truth is None, f"said not clearable; clears in round {truth}")
+    if truth is not None:
+        _claim(out, "lower bound", answer.lower_bound <= truth, f"lower bound {answer.lower_bound} > truth {truth}")
+    if answer.min_rounds_proved and answer.verdict == "clearable":
+        _claim(out, "proved minimum", answer.upper_bound == truth, f"proved minimum {answer.upper_bound}, truth {truth}")
+    if answer.plan is not None:
+        result = replay(inst, answer.plan)
+        cleared = result.state.cleared_round
+        _claim(out, "plan replays", result.error is None and cleared is not None,
+               f"plan: {result.error or 'does not clear'}")
+        if cleared is not None:
+            _claim(out, "plan rounds", truth is not None and cleared >= truth and cleared == answer.upper_bound,
+                   f"plan clears in {cleared}, answer says {answer.upper_bound}, truth {truth}")

@@ -1,0 +1,52 @@
+"""No false proof: every claim of the solo solvers holds on random tiny boards (issue 27, the fuzzer).
+
+The truth comes from solver.solo.exhaustive, an exhaustive search over the rules engine alone; the
+claims are the `analyse` answers behind `aos-solve easter-island` and `aos-solve zoo`. This is the fast
+profile; benchmarks/soundness.py runs thousands of boards (results/soundness.csv).
+"""
+from __future__ import annotations
+
+from types import SimpleNamespace
+
+from solver.engine.state import GameState, Rules
+from solver.solo.exhaustive import earliest_clear
+from solver.solo.soundness import Outcome, _judge, check_board, random_board
+from tests.helpers import H, instance
+
+FAST_BOARDS = range(1, 151)
+
+
+def test_the_exhaustive_truth_on_hand_checked_boards():
+    row = instance("tiny/tiny-row.toml")  # build A1-B1-C1, ship the cube: round 1
+    assert earliest_clear(GameState.new(row, {H("A1"): ["red"]}, Rules(), round_limit=3)).earliest == 1
+    loco = instance("tiny/tiny-island-locomotive.toml")  # the locomotive must rise first: round 2
+    assert earliest_clear(GameState.new(loco, {H("A1"): ["red"]}, Rules(), round_limit=3)).earliest == 2
+    cash = instance("tiny/tiny-island-cash.toml")  # too poor to ever clear
+    assert earliest_clear(GameState.new(cash, {H("A1"): ["red"]}, Rules(), round_limit=3)).earliest is None
+
+
+def test_the_judge_catches_each_kind_of_false_claim():
+    # a check that cannot fail proves nothing: fake answers with each false claim
+    fake = SimpleNamespace(verdict="not clearable", lower_bound=3, upper_bound=None, min_rounds_proved=False,
+                           plan=None)
+    out = Outcome(0, "easter-island", True, truth=1)
+    _judge(out, None, fake, 1)
+    assert {kind for kind, _ in out.false} == {"not clearable", "lower bound"}
+    fake = SimpleNamespace(verdict="clearable", lower_bound=2, upper_bound=2, min_rounds_proved=True, plan=None)
+    out = Outcome(0, "zoo", True, truth=1)
+    _judge(out, None, fake, 1)
+    assert [kind for kind, _ in out.false] == ["lower bound", "proved minimum"]
+
+
+def test_no_solver_claim_is_false_on_random_tiny_boards():
+    settled, claims, false = 0, 0, []
+    for seed in FAST_BOARDS:
+        board = random_board(seed)
+        out = check_board(board)
+        assert out.error is None, (seed, out.error)
+        settled += out.settled
+        claims += sum(out.claims.values())
+        false += [(seed, board.ruleset, board.readings, out.truth, f) for f in out.false]
+    assert not false, false
+    # the profile must actually settle boards and check claims, not pass by checking nothing
+    assert settled >= 0.7 * len(FAST_BOARDS) and claims >= len(FAST_BOARDS) // 2
