@@ -43,7 +43,7 @@ from solver.solo.round_search import Node, RoundPlanner, widths
 from solver import progress
 from solver.solo.relaxation import SolveParams, proof_record, game_spec, min_shares_bound, raise_lower_bound
 from solver.engine.setup import Setup
-from solver.solo.answer import Answer
+from solver.solo.answer import COUNTING, OBSTACLE, RELAXATION, Answer
 from solver.engine.shipping import shipments
 from solver.engine.state import GameState, Rules
 
@@ -470,7 +470,7 @@ def analyse(instance: Instance, difficulty: str, setup: Setup, rules: Rules = Ru
                         limit, 0, None, False,
                         network=cost_net, network_label=label, impossible=impossible,
                         seconds=time.monotonic() - t0)
-        answer.search["proof_source"] = "counting bound"
+        answer.search["proof_source"] = OBSTACLE
         return answer
     first = 1 if start is None else start.state.round
     if start is None:
@@ -484,7 +484,7 @@ def analyse(instance: Instance, difficulty: str, setup: Setup, rules: Rules = Ru
         answer = Answer("not clearable", f"proof: at least {lower} rounds are needed ({'; '.join(reasons)}) "
                         f"but the round limit is {limit}", limit, lower, None, False, network=cost_net,
                         network_label=label, bound_reasons=reasons, seconds=time.monotonic() - t0)
-        answer.search["proof_source"] = "counting bound"
+        answer.search["proof_source"] = COUNTING
         return answer
     if cost_net.status == "infeasible":  # complex tiles on: only a network with a complex tile can join them
         return Answer("unknown", "no network of simple tiles joins all ruins and the planner lays simple tiles "
@@ -572,7 +572,7 @@ def analyse(instance: Instance, difficulty: str, setup: Setup, rules: Rules = Ru
     # 2. The relaxation (models/solo_game): raise the lower bound while the model is INFEASIBLE.
     state0 = start.state if start is not None else GameState.new(instance, setup, rules)
     spec = None
-    source = "counting bound"
+    source = COUNTING
     answer.search["beam_rounds"], answer.search["beam_seconds"] = first_beam
     answer.search["variants_seconds"] = round(time.monotonic() - t0, 3)
     if relax and answer.upper_bound != lower:
@@ -580,7 +580,7 @@ def analyse(instance: Instance, difficulty: str, setup: Setup, rules: Rules = Ru
                          time_limit=max(1.0, time_limit / 4))
         raised = raise_lower_bound(answer, spec, lower, limit, params, "clearing")
         if raised > lower:
-            lower, source = raised, "relaxation"
+            lower, source = raised, RELAXATION
         answer.lower_bound = lower
     # 3. Squeeze: the CP-SAT restriction (models/solo_game/restriction.py) asked for a plan one round
     #    shorter than the best so far, started from that plan cut to the shorter length. Its soft clear
@@ -633,8 +633,7 @@ def analyse(instance: Instance, difficulty: str, setup: Setup, rules: Rules = Ru
         answer.verdict_proof = f"a plan clears it in round {answer.upper_bound}, replayed by the referee"
         answer.min_rounds_proved = answer.upper_bound == lower
         if answer.min_rounds_proved and relax:
-            source = source if source == "relaxation" else (
-                "counting bound" if counting == lower else "relaxation")
+            source = source if source == RELAXATION else (COUNTING if counting == lower else RELAXATION)
             _shares_bounds(answer, state0, spec, tiles_net, start, params, time_limit)
             shares = answer.search["shares"]
             if not shares["proved"] and params.for_shares().plan_time > 0 and "restriction" not in answer.search:

@@ -44,7 +44,7 @@ from solver.solo.zoo_networks import (_proven, heuristic_network, network_links,
                                  teleport_network)
 from solver.solo.relaxation import SolveParams, proof_record, game_spec, min_shares_bound, raise_lower_bound
 from solver.engine.setup import Setup
-from solver.solo.answer import Answer
+from solver.solo.answer import COUNTING, OBSTACLE, RELAXATION, Answer
 from solver.engine.state import GameState, Rules
 from solver.solo.zoo_routes import INF, StopGraph, _least_from, feedings, least_locomotive
 
@@ -498,7 +498,7 @@ def analyse(instance: Instance, difficulty: str, setup: Setup, rules: Rules = Ru
     if impossible:
         answer = Answer("not clearable", f"proof without search: {len(impossible)} animal area(s) no plan can feed",
                         limit, 0, None, False, impossible=impossible,
-                        search={**_needs_json(instance, needs), "proof_source": "counting bound"})
+                        search={**_needs_json(instance, needs), "proof_source": OBSTACLE})
         networks(answer)
         answer.seconds = time.monotonic() - t0
         return answer
@@ -511,7 +511,7 @@ def analyse(instance: Instance, difficulty: str, setup: Setup, rules: Rules = Ru
         text = (f"proof: no number of rounds suffices ({why})" if lower is None else
                 f"proof: at least {lower} rounds are needed ({why}) but the round limit is {limit}")
         answer = Answer("not clearable", text, limit, lower or limit + 1, None, False, bound_reasons=reasons,
-                        search={**_needs_json(instance, needs), "proof_source": "counting bound"})
+                        search={**_needs_json(instance, needs), "proof_source": COUNTING})
         networks(answer)
         answer.seconds = time.monotonic() - t0
         return answer
@@ -564,14 +564,14 @@ def analyse(instance: Instance, difficulty: str, setup: Setup, rules: Rules = Ru
         search([(n, l) for n, l in proven if l], widths(beam_width))
     # 3. The relaxation (models/solo_game) raises the lower bound while it is INFEASIBLE.
     state0 = start.state if start is not None else GameState.new(instance, setup, rules)
-    source = "counting bound"
+    source = COUNTING
     answer.search["beam_seconds"] = round(time.monotonic() - t0, 3)
     answer.search["beam_rounds"] = answer.upper_bound
     if relax and answer.upper_bound != lower:
         spec = game_spec(state0, zoo_graph=potential_graph(instance, rules))
         raised = raise_lower_bound(answer, spec, lower, limit, params, "feeding every area")
         if raised > lower:
-            lower, source = raised, "relaxation"
+            lower, source = raised, RELAXATION
     # 4. With the round count settled, a wider beam on the best network looks for fewer shares, more cash.
     if answer.plan is not None and best["target"] is not None and polish_width:
         name, links = best["target"]
@@ -599,7 +599,7 @@ def analyse(instance: Instance, difficulty: str, setup: Setup, rules: Rules = Ru
             answer.search["shares"] = {"lower_bound": low, "upper_bound": plan_shares, "relaxation": status,
                                        "proved": low is not None and low == plan_shares,
                                        "plan_track_cost": answer.end_state["spent_on_track"]}
-            source = source if source == "relaxation" or counting == lower else "relaxation"
+            source = source if source == RELAXATION or counting == lower else RELAXATION
     elif lower > limit:
         answer.verdict = "not clearable"
         answer.impossible.append(f"no way to clear by round {limit} exists even in the CP-SAT relaxation of the game "
