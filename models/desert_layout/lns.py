@@ -21,7 +21,7 @@ from solver.desert.layout import Layout
 
 from models.desert_layout.build import build_model
 from models.desert_layout.problem import LayoutProblem
-from models.desert_layout.solve import configure, extract, placement_counts
+from models.desert_layout.solve import configure, extract, placement_counts, wall_cap
 
 # Deterministic work units of one window's search (about seconds of one idle core).
 WINDOW_UNITS = 4.0
@@ -34,6 +34,7 @@ class LnsResult:
     steps: int = 0
     improved: int = 0  # steps whose layout the referee scored higher
     consistent: bool = True  # every step's referee score was at least the model's objective
+    wall_capped: bool = False  # deterministic, but the wall-clock cap stopped a step: not reproducible
     log: list[tuple[tuple[int, ...], int | None, int | None]] = field(default_factory=list)  # (window, model, referee)
 
 
@@ -92,6 +93,8 @@ def improve(
         configure(solver, min(window_units, budget), workers, deterministic)
         solver.parameters.cp_model_probing_level = 0
         code = interrupt.solve_cp(solver, model)
+        if deterministic and solver.WallTime() >= 0.99 * wall_cap(min(window_units, budget)):
+            res.wall_capped = True
         budget -= min(window_units, budget)
         res.steps += 1
         if code not in (cp_model.OPTIMAL, cp_model.FEASIBLE):

@@ -115,6 +115,8 @@ def _score_text(ev: dict, ch) -> list[str]:
         out.append(
             f"Challenge {ch.name}: mission {'met' if ev['mission_met'] else 'NOT met'}, "
             f"{_pts(ev['score'])} -> {ev['stars']} star{'s' if ev['stars'] != 1 else ''} ({th})"
+            + ("" if ev.get("complete", True) else
+               f"; unfinished game ({ev['rounds_played']} of {ev['rounds_total']} rounds): no stars")
         )
     return out
 
@@ -128,9 +130,9 @@ def _mode_text(res: dict) -> str:
 
 
 def _reach(word: str, bound, threshold: int) -> str:
-    """'unknown' stays unknown without a finished proof; the bound is shown beside it."""
+    """'unknown' stays unknown without a proof for the game; a bound below the threshold is shown beside it."""
     if word == "unknown" and bound is not None and bound < threshold:
-        return f"unknown (unfinished search; its bound {bound} is below {threshold})"
+        return f"unknown (unfinished search; its bound {bound}, within the play-area box, is below {threshold})"
     return word
 
 
@@ -207,7 +209,7 @@ def _solve_text(res: dict, ch, title: str) -> list[str]:
     words = {
         "optimal": "OPTIMAL (proved)" + ("" if game_wide else " within the play-area bound"),
         "feasible": "feasible, not proved optimal (time limit)",
-        "infeasible": "no layout meets the mission (proved)",
+        "infeasible": "no layout meets the mission (proved)" + ("" if game_wide else " within the play-area bound"),
         "unknown": "no layout found in the time limit (unknown)",
     }[status]
     if res.get("from_hint"):
@@ -221,6 +223,9 @@ def _solve_text(res: dict, ch, title: str) -> list[str]:
     )
     if ev is not None and res["bound"] is not None and res["status"] != "optimal":
         out.append(f"Gap to the bound: {res['bound'] - ev['score']} points")
+    if res.get("any_area_bound") is not None and not game_wide:
+        out.append(f"Upper bound for any play area (the line bound, models/desert_layout/bounds.py): "
+                   f"{res['any_area_bound']}")
     if ev is not None:
         if res.get("columns"):
             out.append("Columns taken per round: " + ", ".join(f"R{r}: {c}" for r, c in res["columns"].items()))
@@ -277,7 +282,10 @@ def solve_cmd(
     if ev is not None and res["layout"] is not None:
         res["columns"] = {rp.number: rp.column for rp in res["layout"].rounds if rp.column}
     met = ev is not None and ev["legal"] and ev["mission_met"]
-    res["star_reach"] = star_reach(ch, res["status"], ev["score"] if ev else None, res["bound"], met)
+    game_wide = bool(res.get("box_exhaustive") or res.get("bound_any_area"))
+    res["star_reach"] = star_reach(ch, res["status"], ev["score"] if ev else None, res["bound"], met,
+                                   game_wide=game_wide, any_area_bound=res.get("any_area_bound",
+                                   res["bound"] if res.get("bound_any_area") else None), box=tuple(res["box"]))
     if res["layout"] is not None and out is not None:
         try:
             out.write_text(res["layout"].to_toml(f"Layout found by `aos-solve desert solve` ({res['status']})"), encoding="utf-8")
@@ -291,6 +299,8 @@ def solve_cmd(
             "status": res["status"],
             "score": ev["score"] if ev else None,
             "bound": res["bound"],
+            "bound_holds_for_game": bool(res.get("box_exhaustive") or res.get("bound_any_area")),
+            "any_area_bound": res.get("any_area_bound", res["bound"] if res.get("bound_any_area") else None),
             "seconds": res["seconds"],
             "mission_met": met,
             "stars": ev.get("stars") if ev else 0,

@@ -14,12 +14,13 @@ from dataclasses import dataclass
 
 from solver import progress
 from solver.board.errors import InputError
-from solver.desert import missions, scoring
+from solver.desert import missions, scoring, tokens as token_stack
 from solver.desert.catalogue import load_catalogues
 from solver.desert.area import Pawn, PlayArea, token_allows
 from solver.desert.layout import Layout, PawnPlay, RoundPlay, TilePlay, active_slots, column_fits, column_shapes, replay
 from solver.desert.market import Market, RoundOffer, draw_market
 from solver.desert.missions import Challenge, Challenges, load_challenges
+from solver.desert.pawns import best_assignment
 from solver.desert.ruleset import Ruleset, _read_toml, load_ruleset
 from solver.desert.tiles import CORE, DESERT, DIRS, PAWN_KINDS, STAR, Tile, TileSet, neighbour
 
@@ -75,11 +76,19 @@ def evaluate(setup: Setup, layout: Layout, challenge: Challenge | None, market: 
             {"round": p.round, "kind": p.kind, "token": p.token, "at": list(p.cell), "points": p.points} for p in rep.area.pawns
         ],
     }
+    n_rounds = setup.ruleset["rounds"]
+    out["rounds_played"], out["rounds_total"] = len(layout.rounds), n_rounds
+    out["complete"] = len(layout.rounds) == n_rounds
+    if not out["complete"]:
+        out["notes"] = out["notes"] + [
+            f"unfinished game: the record stops after round {len(layout.rounds)} of {n_rounds}; the score and the "
+            "missions are of that play area, and an unfinished game earns no stars [ruleset rounds]"]
     if challenge is not None:
         met = rep.legal and mres[challenge.id].met
         out["challenge"] = challenge.id
         out["mission_met"] = met
-        out["stars"] = challenge.stars(score.total, met, setup.challenges.failed_stars) if rep.legal else 0
+        out["stars"] = (challenge.stars(score.total, met, setup.challenges.failed_stars)
+                        if rep.legal and out["complete"] else 0)
     out["_area"] = rep.area
     return out
 
@@ -132,6 +141,13 @@ def load_tiles_file(path: str | pathlib.Path, setup: Setup) -> tuple[list[RoundO
         if setup.ruleset["desert_token_swap"]["remove"] in tokens:
             raise InputError("train tokens are removed by the Desert expansion [ruleset desert_token_swap]", kw)
         offers.append(RoundOffer(i + 1, (tuple(tiles),), tuple(tokens)))
+        # the rounds' tokens so far must be windows of one reveal order of the token stack
+        stack, window = setup.ruleset.token_stack(), setup.ruleset["active_area_size"]
+        listed = [list(o.tokens) for o in offers]
+        if not token_stack.explained(stack, window, listed, [[] for _ in listed]):
+            raise InputError(
+                f"round {i + 1}: {token_stack.why(stack, window, listed, [[] for _ in listed], i + 1)} [ruleset "
+                "placement_tokens, desert_token_swap, active_area_size, tokens_revealed_per_round]", kw)
     ch = data.get("challenge")
     if ch is not None and not isinstance(ch, str):
         raise InputError("`challenge` must be a challenge id", f"{path}: challenge")
@@ -186,9 +202,18 @@ def _potential(area: PlayArea) -> float:
 
 
 def _place_pawns(area: PlayArea, tokens, ch: Challenge | None, rng: random.Random | None, round_no: int) -> list[PawnPlay]:
-    """Greedy (or random, with rng) pawn placement for a round's active tokens."""
+    """The best pawn placement of this round's active tokens, exactly (solver.desert.pawns);
+    with ``rng``: random tokens' pawns on random free pinpoints (the random baseline)."""
     rs = area.ruleset
     plays = []
+    if rng is None:
+        for (cell, idx), kind, token in best_assignment(area, tokens, lambda c, k: _mission_allows_pawn(ch, area, c, k)):
+            pawn = Pawn(cell, idx, kind, token, round_no)
+            pawn.points = scoring.pawn_points(area, pawn)
+            area.pawns.append(pawn)
+            area.used_pins.add((cell, idx))
+            plays.append(PawnPlay(cell, idx, token))
+        return plays
     for token in tokens:
         options = []
         for kind in PAWN_KINDS:
@@ -202,16 +227,7 @@ def _place_pawns(area: PlayArea, tokens, ch: Challenge | None, rng: random.Rando
                 options.append((cell, idx, kind))
         if not options:
             continue
-        if rng is not None:
-            cell, idx, kind = rng.choice(options)
-        else:
-            best = None
-            for cell, idx, kind in options:
-                pts = scoring.pawn_points(area, Pawn(cell, idx, kind, token, 0))
-                key = (pts, kind != "camel", cell, idx)  # keep camel pinpoints when equal
-                if best is None or key > best[0]:
-                    best = (key, cell, idx, kind)
-            _, cell, idx, kind = best
+        cell, idx, kind = rng.choice(options)
         pawn = Pawn(cell, idx, kind, token, round_no)
         pawn.points = scoring.pawn_points(area, pawn)
         area.pawns.append(pawn)
@@ -269,7 +285,8 @@ def _play_column(area: PlayArea, tiles: list[str], round_no: int, ch, box, rng, 
 
 
 def play_policy(
-    setup: Setup, market: Market, ch: Challenge | None, kind: str = "greedy", rng_seed: int = 0, rollouts: int = 4
+    setup: Setup, market: Market, ch: Challenge | None, kind: str = "greedy", rng_seed: int = 0, rollouts: int = 4,
+    trace: list | None = None,
 ) -> Layout:
     """Play the game round by round seeing only the current market.
 
@@ -278,7 +295,9 @@ def play_policy(
     with the best result.  rollout: as greedy, but each column is judged by playing the
     rest of the game greedily on ``rollouts`` imagined futures (unseen tiles and tokens
     reshuffled), never the real one.  random: a random column, random legal spots,
-    random pawns.
+    random pawns.  The last round of a whole game is chosen, by both, on the referee's
+    final score of each column (mission met first).  ``trace``, if given, gets one entry a
+    round: the column taken and the value of each column, and what the value is.
     """
     rs = setup.ruleset
     box = tuple(rs["play_area_bound"])
@@ -293,26 +312,57 @@ def play_policy(
             tiles = _play_column(trial, list(offer.columns[k]), offer.number, ch, box, rng)
             pawns = _place_pawns(trial, offer.tokens, ch, rng, offer.number)
             best = (0, k, trial, tiles, pawns)
-        elif kind == "rollout" and offer.number < len(market.rounds):
+            values, basis = [None] * len(offer.columns), "random column"
+        elif offer.number == rs["rounds"] == len(market.rounds):
+            best, values = _final_round(setup, market, layout, area, offer, ch, box)
+            basis = "the referee's final score (mission not met: -1000)"
+        elif kind == "rollout":
             # the same imagined futures for every column (common random numbers)
             futures = []
             for i in range(rollouts):
                 imagine = random.Random(f"desert-rollout:{market.seed}:{offer.number}:{i}")
                 rounds = _sample_future(setup, market, offer.number, imagine)
                 futures.append([(o, imagine.randrange(len(o.columns))) for o in rounds])
-            best = None
+            best, values = None, []
             for k, col in enumerate(offer.columns):
                 trial = area.copy()
                 tiles = _play_column(trial, list(col), offer.number, ch, box, None)
                 pawns = _place_pawns(trial, offer.tokens, ch, None, offer.number)
                 val = sum(_rollout_value(trial.copy(), f, ch, box) for f in futures) / len(futures)
+                values.append(val)
                 if best is None or val > best[0]:
                     best = (val, k, trial, tiles, pawns)
+            basis = (f"mean final score over {rollouts} imagined futures, pawn points x{1 + PAWN_BONUS:g} "
+                     "(mission broken: -100)")
         else:
-            best = _greedy_round(area, offer, ch, box)
+            values = []
+            best = _greedy_round(area, offer, ch, box, values=values)
+            basis = f"end-of-game estimate: score now + 0.3 a free pinpoint + pawn points x{PAWN_BONUS:g} again"
         _, k, area, tiles, pawns = best
         layout.rounds.append(RoundPlay(offer.number, column=k + 1, tiles=tiles, pawns=pawns))
+        if trace is not None:
+            trace.append({"round": offer.number, "column": k + 1,
+                          "values": [None if v is None else round(v, 2) for v in values], "value": basis})
     return layout
+
+
+def _final_round(setup: Setup, market: Market, layout: Layout, area: PlayArea, offer: RoundOffer, ch, box):
+    """The last round: every column played out (tiles and pawns as in the other rounds) and
+    the finished game judged by the referee; the best (legal, mission met, score) wins."""
+    best, values = None, []
+    for k, col in enumerate(offer.columns):
+        trial = area.copy()
+        tiles = _play_column(trial, list(col), offer.number, ch, box, None)
+        pawns = _place_pawns(trial, offer.tokens, ch, None, offer.number)
+        lay = Layout(layout.start_at, layout.start_rotation,
+                     layout.rounds + [RoundPlay(offer.number, column=k + 1, tiles=tiles, pawns=pawns)],
+                     layout.challenge, market.seed)
+        ev = evaluate(setup, lay, ch, market)
+        val = ev["score"] - (0 if ev["legal"] and (ch is None or ev["mission_met"]) else 1000)
+        values.append(val)
+        if best is None or val > best[0]:
+            best = (val, k, trial, tiles, pawns)
+    return best, values
 
 
 def _sample_future(setup: Setup, market: Market, upto: int, rng: random.Random) -> list[RoundOffer]:
@@ -345,7 +395,8 @@ def _sample_future(setup: Setup, market: Market, upto: int, rng: random.Random) 
     return out
 
 
-def _greedy_round(area: PlayArea, offer: RoundOffer, ch, box, prune: int | None = None) -> tuple[float, int, PlayArea, list, list]:
+def _greedy_round(area: PlayArea, offer: RoundOffer, ch, box, prune: int | None = None,
+                  values: list | None = None) -> tuple[float, int, PlayArea, list, list]:
     best = None
     for k, col in enumerate(offer.columns):
         trial = area.copy()
@@ -353,6 +404,8 @@ def _greedy_round(area: PlayArea, offer: RoundOffer, ch, box, prune: int | None 
         pawns = _place_pawns(trial, offer.tokens, ch, None, offer.number)
         # _potential is the end-of-game score, which already holds every pawn's points
         val = _potential(trial) + _pawn_bonus(trial)
+        if values is not None:
+            values.append(val)
         if best is None or val > best[0]:
             best = (val, k, trial, tiles, pawns)
     return best
@@ -460,6 +513,7 @@ def solve_layout(
     online policy places a column) and that layout hints the model, so an answer is
     always at hand."""
     from models.desert_layout import LayoutProblem, Offer, solve
+    from models.desert_layout.bounds import line_bounds
 
     # Fixed tiles, few enough: the n x n box cut at x + y <= n - 1 holds every layout of
     # the n tiles (see LayoutProblem.max_diagonal), so its proofs hold for the game.
@@ -495,6 +549,9 @@ def solve_layout(
         "from_hint": sol.from_hint,
         "deterministic": deterministic or deterministic_time is not None,
         "wall_capped": sol.wall_capped,
+        # the line bound without a box: it holds for every layout of the game (models/desert_layout/bounds.py)
+        "any_area_bound": line_bounds(setup.tileset, setup.ruleset, [[list(c) for c in o.columns] for o in offers],
+                                      [list(o.tokens) for o in offers], None).total,
     }
     if sol.layout is not None:
         sol.layout.seed = seed if choose_columns else None
@@ -505,14 +562,28 @@ def solve_layout(
     return out
 
 
-def star_reach(ch: Challenge, status: str, best: int | None, bound: int | None, mission_met: bool) -> dict:
-    """For each star threshold: reached / not reachable (only with a finished proof) / unknown."""
+def star_reach(ch: Challenge, status: str, best: int | None, bound: int | None, mission_met: bool,
+               game_wide: bool = True, any_area_bound: int | None = None, box: tuple[int, int] | None = None) -> dict:
+    """For each star threshold: reached / not reachable / unknown.
+
+    "not reachable" needs a proof that holds for the game: a bound for ANY play area
+    below the threshold (``any_area_bound``, the line bound without a box), or a finished
+    search (optimal / infeasible) whose box holds every layout (``game_wide``).  A finished
+    search inside the assumed play-area box proves nothing about the game, whose play
+    area is unbounded (a straight line of 13 tiles leaves a 6x6 box): it is "unknown",
+    with the boxed result named."""
     out = {}
     for i, t in enumerate(ch.thresholds, start=1):
         if best is not None and mission_met and best >= t:
             out[str(i)] = "reached"
-        elif status in ("optimal", "infeasible"):
+        elif any_area_bound is not None and any_area_bound < t:
+            out[str(i)] = f"not reachable (the bound for any play area, {any_area_bound}, is below {t})"
+        elif status in ("optimal", "infeasible") and game_wide:
             out[str(i)] = "not reachable"
+        elif status in ("optimal", "infeasible"):
+            where = f"the {box[0]}x{box[1]} box" if box else "the play-area box"
+            out[str(i)] = (f"unknown (not reachable within {where}, proved; the game's play area is unbounded, "
+                           "so that is no proof for the game)")
         else:
             out[str(i)] = "unknown"
     return out
@@ -611,7 +682,7 @@ def perfect_foresight(
         "bound_any_area": True,
         "seconds": round(time.perf_counter() - t_lns, 2),
         "deterministic": deterministic,
-        "wall_capped": False,
+        "wall_capped": bool(lns and lns.wall_capped),
         "lns_steps": lns.steps if lns else 0,
         "lns_improved": lns.improved if lns else 0,
         "consistent": lns.consistent if lns else True,
@@ -677,7 +748,7 @@ def run_game(
         "foresight_seconds": pf["seconds"],
         "mission_met": met,
         "best_from": pf["best_from"],
-        "star_reach": star_reach(ch, pf["status"], best, pf["bound"], met),
+        "star_reach": star_reach(ch, pf["status"], best, pf["bound"], met, game_wide=True, any_area_bound=pf["bound"]),
         # The referee's score of every layout the model found is at least the model's
         # objective; anything else would be a modelling bug.
         "model_consistent": solver["consistent"],

@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 
 from solver.board.errors import InputError
 from solver.desert.ruleset import Ruleset, _read_toml
-from solver.desert import network, scoring
+from solver.desert import network, scoring, tokens as token_stack
 from solver.desert.area import Pawn, Placed, PlayArea, token_allows  # noqa: F401  (re-exported)
 from solver.desert.tiles import PAWN_KINDS, STAR, TileSet
 
@@ -319,6 +319,8 @@ def replay(layout: Layout, tileset: TileSet, ruleset: Ruleset, market=None, obse
             pawn.points = scoring.pawn_points(area, pawn)
             area.pawns.append(pawn)
             area.used_pins.add((pp.at, pp.pinpoint))
+        if market is None:
+            _check_token_order(layout, rp.number, ruleset, rep)
         if observe is not None:
             observe(rp, area, tokens)
     return rep
@@ -363,6 +365,25 @@ def _check_round_record(rp: RoundPlay, ruleset: Ruleset, tileset: TileSet, rep: 
             f"{kinds.count('desert')} desert), but one solo column holds at most {column_shapes(ruleset)} "
             "[ruleset solo_columns, column_mix]"
         )
+
+
+def _check_token_order(layout: Layout, upto: int, ruleset: Ruleset, rep: Replay) -> None:
+    """Rounds 1..upto's active tokens and pawn tokens must be windows of one reveal order of
+    the token stack (a seed's market is such an order by construction)."""
+    if not rep.legal:
+        return  # the first broken rule is already named
+    rounds = layout.rounds[:upto]
+    listed = [rp.tokens for rp in rounds]
+    used = [[pp.token for pp in rp.pawns] for rp in rounds]
+    stack, window = ruleset.token_stack(), ruleset["active_area_size"]
+    if token_stack.explained(stack, window, listed, used):
+        return
+    rp = rounds[-1]
+    rep.fail(
+        f"round {rp.number} ({rp.where}): {token_stack.why(stack, window, listed, used, rp.number)}: 'each round one "
+        "more is revealed and the revealed ones slide along the active area' [ruleset placement_tokens, "
+        "desert_token_swap, active_area_size, tokens_revealed_per_round]"
+    )
 
 
 def column_fits(kinds: list[str], ruleset: Ruleset) -> bool:
