@@ -20,38 +20,14 @@ RED = {H("A1"): ["red"]}
 PARAMS = SolveParams(workers=1, deterministic_time=5.0)
 
 
-def _key(s: GameState) -> tuple:
-    return (s.round, s.phase, s.cash, s.income, s.shares, s.locomotive, s.action, s.blockers,
-            frozenset(s.track.items()), s.tiles_laid, frozenset(s.towns_touched), frozenset(s.town_tracks.items()),
-            tuple(sorted((h, tuple(c)) for h, c in s.goods.items())), frozenset(s.new_cities.items()),
-            tuple(s.new_city_supply), s.shipments_done, s.locomotive_raised, s.urbanized_this_round,
-            frozenset(s.fed), s.bonus_tiles, s.exit_used, s.discount_used)
-
-
 def earliest_clear(state: GameState, last_round: int) -> int | None:
-    """Exhaustive: the earliest round in which any legal play from `state` clears (None: none by last_round)."""
-    frontier = {_key(state): state}
-    for _ in range(state.round, last_round + 1):
-        seen, nxt = set(), {}
-        stack = list(frontier.values())
-        while stack:
-            s = stack.pop()
-            for move in s.legal_actions():
-                c = s.child(move)
-                if c.cleared_round is not None:
-                    return c.cleared_round  # rounds are explored in order, so this is the earliest
-                if c.is_terminal():
-                    continue
-                k = _key(c)
-                if c.phase == "shares":
-                    nxt.setdefault(k, c)
-                elif k not in seen:
-                    seen.add(k)
-                    stack.append(c)
-        frontier = nxt
-        if not frontier:
-            return None
-    return None
+    """Exhaustive over the engine alone (solver/solo/exhaustive.py): the earliest clearing round, or None."""
+    from solver.solo.exhaustive import earliest_clear as exhaustive
+    state = state.clone()
+    state.round_limit = last_round
+    truth = exhaustive(state)
+    assert truth.settled
+    return truth.earliest
 
 
 def test_locomotive_and_blockers_put_the_minimum_above_the_counting_bound():
