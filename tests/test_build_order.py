@@ -12,7 +12,7 @@ import random
 
 import pytest
 
-from solver.engine.moves import LayTile, path_to_tiles
+from solver.engine.moves import path_to_tiles
 from solver.engine.plan import plan_from_json, replay
 from solver.engine.state import IllegalMove
 from tests.conftest import INSTANCES, ROOT

@@ -5,7 +5,6 @@ engine (the referee), and where a bound depends on the reading, asks the relaxat
 """
 from __future__ import annotations
 
-import dataclasses
 
 import pytest
 

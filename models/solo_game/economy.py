@@ -87,6 +87,16 @@ def add_shares_and_actions(m, sm, spec, rounds: list[int], playing: dict | None 
     return act
 
 
+def add_idle_rounds(m, sm, rounds: list[int], steps: list[int], playing: dict) -> None:
+    """A round after the clear (playing false): no shares, no action, no shipment, no locomotive step."""
+    for r in rounds:
+        idle = playing[r].Not()
+        m.Add(sm.shares[r] == 0).OnlyEnforceIf(idle)
+        m.Add(sm.action[r, NONE] == 1).OnlyEnforceIf(idle)
+        for k in steps:
+            m.Add(sm.ship[r, k] + sm.upgrade[r, k] == 0).OnlyEnforceIf(idle)
+
+
 def add_locomotive(m, sm, spec, rounds: list[int], steps: list[int], act) -> dict:
     """The locomotive by round and step, the ship/upgrade choice of each step; returns loco_at[r, k]."""
     # -- locomotive: the Locomotive action and the locomotive step (at most once a turn), max 6 ---------------

@@ -97,7 +97,8 @@ from dataclasses import dataclass, field
 
 from ortools.sat.python import cp_model
 
-from models.solo_game.economy import add_locomotive, add_money, add_shares_and_actions, add_urbanization
+from models.solo_game.economy import (add_idle_rounds, add_locomotive, add_money, add_shares_and_actions,
+                                      add_urbanization)
 from models.solo_game.spec import SoloSpec
 
 
@@ -141,13 +142,7 @@ def build_relaxation(spec: SoloSpec, last_round: int) -> SoloModel:
     act = add_shares_and_actions(m, sm, spec, rounds, playing=sm.playing)
     loco_at = add_locomotive(m, sm, spec, rounds, steps, act)
     urb = add_urbanization(m, sm, spec, rounds, act)
-    for r in rounds:
-        idle = sm.playing[r].Not()
-        # a round after the clear: no shares, no action, no shipment, no locomotive step (its build: below)
-        m.Add(sm.shares[r] == 0).OnlyEnforceIf(idle)
-        m.Add(sm.action[r, "none"] == 1).OnlyEnforceIf(idle)
-        for k in steps:
-            m.Add(sm.ship[r, k] + sm.upgrade[r, k] == 0).OnlyEnforceIf(idle)
+    add_idle_rounds(m, sm, rounds, steps, sm.playing)  # (an idle round's build: below)
 
     # -- deliveries ---------------------------------------------------------------------------------
     items = {it.key: it for it in spec.items}

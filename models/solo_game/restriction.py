@@ -28,7 +28,8 @@ from dataclasses import dataclass, field
 
 from ortools.sat.python import cp_model
 
-from models.solo_game.economy import add_locomotive, add_money, add_shares_and_actions, add_urbanization
+from models.solo_game.economy import (add_idle_rounds, add_locomotive, add_money, add_shares_and_actions,
+                                      add_urbanization)
 from models.solo_game.relaxation import SoloModel
 from models.solo_game.spec import SoloSpec
 
@@ -127,12 +128,7 @@ def build_restriction(spec: PlanSpec, last_round: int, soft: bool = False) -> Pl
     act = add_shares_and_actions(m, pm, base, rounds, playing=pm.playing)
     loco_at = add_locomotive(m, pm, base, rounds, steps, act)
     pm.urb = add_urbanization(m, pm, base, rounds, act)
-    for r in rounds:
-        idle = pm.playing[r].Not()
-        m.Add(pm.shares[r] == 0).OnlyEnforceIf(idle)
-        m.Add(pm.action[r, "none"] == 1).OnlyEnforceIf(idle)
-        for k in steps:
-            m.Add(pm.ship[r, k] + pm.upgrade[r, k] == 0).OnlyEnforceIf(idle)
+    add_idle_rounds(m, pm, rounds, steps, pm.playing)
     urbanized_by = {}
     for t in base.towns:
         for r in rounds:

@@ -83,6 +83,7 @@ class TownTrack:
 
     town: Hex
     stop: Hex
+    bonus = False  # never from the hand of bonus tiles (a class constant, not a field)
 
     def __str__(self) -> str:
         return f"town {self.town} {self.stop}"

@@ -324,7 +324,7 @@ class Ruleset:
         """The tile's own price (before town fees) and how it is made up."""
         if isinstance(move, TownTrack):
             return 0, "a town tile's track only"
-        if getattr(move, "bonus", False) and not self.bonus_tiles_pay(state):
+        if move.bonus and not self.bonus_tiles_pay(state):
             return 0, "a free bonus tile"
         if isinstance(move, UpgradeTile):
             cost = complex_rules(state)["upgrade_to_crossing_cost"]
@@ -501,14 +501,14 @@ class Ruleset:
     def _place(self, state, move, tiles: int) -> None:
         """Pay for a tile or upgrade, count it toward the turn's tiles, and join its towns."""
         cost = self.lay_cost(state, move)
-        if getattr(move, "bonus", False):
+        if move.bonus:
             state.bonus_tiles -= 1
         else:
             state.tiles_laid += tiles + self._town_tile_count(state, move)
         for side in self._new_sides(move):
             if side in state.board.towns and side not in state.new_cities:
                 state.town_tracks[side] = state.town_tracks.get(side, 0) + 1
-                if not getattr(move, "bonus", False):
+                if not move.bonus:
                     # the town tile counts once a turn, with the first tile that counts itself: a bonus
                     # placement is outside the count, so the round's count never depends on build order
                     state.towns_touched.add(side)

@@ -22,7 +22,7 @@ from solver.engine.state import GameState
 from solver.games import load_instance
 from solver.solo.exhaustive import earliest_clear
 
-_ISLAND = '''max_locomotive = {{ value = 6, source = "assumed", reason = "fuzz" }}
+_SCENARIO = '''max_locomotive = {{ value = 6, source = "assumed", reason = "fuzz" }}
 share_price = {{ value = 5, source = "assumed", reason = "fuzz" }}
 tile_limit = {{ value = 3, source = "assumed", reason = "fuzz" }}
 engineer_tile_limit = {{ value = 4, source = "assumed", reason = "fuzz" }}
@@ -49,9 +49,7 @@ def random_board(seed: int) -> Board:
     ruleset = rng.choice(["easter-island", "zoo"])
     width = rng.randint(3, 4) if rng.random() < 0.6 else rng.randint(2, 3)
     rows = 1 if width >= 3 and rng.random() < 0.6 else 2
-    hexes = [Hex(c, r) for r in range(rows) for c in range(width)]
-    if len(hexes) > 9:
-        hexes = hexes[:9]
+    hexes = [Hex(c, r) for r in range(rows) for c in range(width)]  # 2 to 8 hexes
     terrain = {h: rng.choice(["plain", "plain", "plain", "mountain"]) for h in hexes}
     n_stops = rng.randint(2, min(3, len(hexes) - 1))
     stops = rng.sample(hexes, n_stops)
@@ -65,7 +63,7 @@ def random_board(seed: int) -> Board:
         row = []
         for c in range(width):
             h = Hex(c, r)
-            row.append("x" if h not in hexes else ("^" if terrain[h] == "mountain" and h not in stops else "."))
+            row.append("^" if terrain[h] == "mountain" and h not in stops else ".")
         lines.append((" " if r % 2 else "") + " ".join(row))
     lines.append('"""')
     colours = ["red", "blue"]
@@ -89,7 +87,7 @@ def random_board(seed: int) -> Board:
     lines += ["", "[scenario]", f'ruleset = "{ruleset}"', f"rounds = {a(rounds)}", f"start_cash = {a(cash)}",
               f"start_shares = {a(2)}", f"start_income = {a(0)}",
               f"start_locomotive = {a(2 if ruleset == 'easter-island' else 1)}", f"max_shares = {a(max_shares)}"]
-    lines.append(_ISLAND.format().rstrip())
+    lines.append(_SCENARIO.format().rstrip())
     if ruleset == "easter-island":
         lines += [f"action_cost = {a(8)}", f'actions = {a(["engineer", "locomotive", "urbanization", "rapa-nui"])}',
                   f'new_cities = {a(["black"])}', f"rapa_nui_cash = {a(5)}",
