@@ -1,0 +1,218 @@
+"""The fewest new hexes, or the least money, any track realising a set of links needs (CP-SAT).
+
+`build_packing(problem, links, objective)` builds one model: every link (a pair of stops) is a unit flow
+of track from one stop to the other over the hex grid; the links share the board as real track does.
+
+Why its optimum is a LOWER BOUND on what real track costs (the argument the link search rests on):
+take any track on the board in which every pair in `links` is joined by a complete link. Pick one such
+link per pair; it is a chain stop, hexes..., stop that passes no other stop (a link ends at the first
+stop it reaches). Set x[e, u, v] = 1 for each step of pair e's chain. Then
+1. flow: each chain leaves its first stop once, enters its last stop once, and enters and leaves each
+   hex it passes (a chain that passes a hex twice enters it twice: allowed, see 3);
+2. a hexside carries at most one track (two tracks meeting on a side would join, which only town
+   tiles do), so over all chains each side is crossed at most once, in either direction;
+3. a hex holds at most two tracks (a simple or a complex tile), so at most two chain visits;
+4. two stops side by side are joined without any hex only when one of them is a town (the town
+   tile's own track), never city to city;
+5. every new hex (no track in the position) that a chain passes holds a tile placed by the player:
+   one placement at least, and the laying cost of its terrain at least; a hex with two tracks cost
+   at least $1 more (complex tile +$1/+$2 or an upgrade at $3 on top of the first tile).
+   Hexes that already hold track cost nothing and are not counted (permissive), and their sides
+   and track counts are not limited (the old track's own use of them is not modelled).
+   Without complex tiles (reading complex-tiles) a hex holds one track, and point 3 says so.
+   Town-tile fees are left out (they are >= 0).
+So the real track is a solution of the model and its real count or cost is >= the model's objective;
+6. with `connect`: the real network joins those stops; see build_packing.
+the model's proven optimum (OPTIMAL) or its proven objective bound is a lower bound. Detached cycles
+of flow only add cost and are not excluded: still a relaxation.
+"""
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+from ortools.sat.python import cp_model
+
+from solver.board.hexgrid import Hex
+
+
+@dataclass(frozen=True)
+class PackingBoard:
+    """The board as the packing sees it: hexes that can take track, their laying cost, the stops."""
+
+    cost: dict          # Hex -> laying cost of a new simple tile there (0: already holds track)
+    old: frozenset      # hexes that already hold track (free, uncounted, unlimited)
+    stops: frozenset    # cities, towns, exits
+    towns: frozenset
+    passable: object    # (Hex, Hex) -> bool: no impassable hexside between them
+    two_tracks: bool = True  # complex tiles allowed: a hex may hold two tracks (else one)
+
+    def arcs_of(self, a: Hex, b: Hex) -> list[tuple[Hex, Hex]]:
+        """Directed steps a chain from stop a to stop b may take (no other stop on the way)."""
+        out = []
+        if b in a.neighbours() and self.passable(a, b) and (a in self.towns or b in self.towns):
+            out.append((a, b))  # a town tile's own track (point 4)
+        for h in self.cost:
+            for n in h.neighbours():
+                if not self.passable(h, n):
+                    continue
+                if n in self.cost:
+                    out.append((h, n))
+                elif n == b:
+                    out.append((h, b))
+            if a in h.neighbours() and self.passable(a, h):
+                out.append((a, h))
+        return out
+
+
+def build_packing(board: PackingBoard, links: list[tuple[Hex, Hex]], objective: str,
+                  connect: tuple = ()) -> tuple[cp_model.CpModel, dict]:
+    """One model: every pair in `links` joined by its own chain of track; objective 'tiles' or 'cost'.
+
+    `connect`: stops the whole track must also join into one network (Easter Island's clear). Point 6:
+    the real network's other complete links are chains too (`extra`: steps of track that enter and
+    leave every hex, sharing the hexside and two-tracks limits with the chains); a flow from the first
+    stop reaches every other stop only across hexsides that carry track (with two tracks in a hex it
+    may pass from one track to the other: permissive)."""
+    m = cp_model.CpModel()
+    x: dict = {}
+    visits: dict = {h: [] for h in board.cost}
+    side_use: dict = {}
+    for i, (a, b) in enumerate(links):
+        arcs = board.arcs_of(a, b)
+        for u, v in arcs:
+            x[i, u, v] = m.NewBoolVar(f"x_{i}_{u}_{v}")
+            side_use.setdefault(frozenset((u, v)), []).append(x[i, u, v])
+        out_of = {}
+        into = {}
+        for (j, u, v), var in ((k, var) for k, var in x.items() if k[0] == i):
+            out_of.setdefault(u, []).append(var)
+            into.setdefault(v, []).append(var)
+        # point 1: the chain leaves a once and enters b once
+        m.Add(sum(out_of.get(a, [])) == 1)
+        m.Add(sum(into.get(b, [])) == 1)
+        m.Add(sum(into.get(a, [])) == 0)
+        m.Add(sum(out_of.get(b, [])) == 0)
+        for h in board.cost:
+            # point 1: what enters a hex leaves it
+            m.Add(sum(into.get(h, [])) == sum(out_of.get(h, [])))
+            if into.get(h):
+                visits[h].extend(into[h])
+    extra: dict = {}
+    if connect:
+        # point 6: the rest of the network, as directed steps of track that enter and leave each hex
+        for u in board.cost:
+            for n in u.neighbours():
+                if board.passable(u, n) and (n in board.cost or n in board.stops):
+                    for a, b in ((u, n), (n, u)):
+                        extra[a, b] = m.NewBoolVar(f"extra_{a}_{b}")
+                        side_use.setdefault(frozenset((a, b)), []).append(extra[a, b])
+        for t in board.towns:
+            for n in t.neighbours():
+                if n in board.stops and board.passable(t, n):
+                    for a, b in ((t, n), (n, t)):
+                        if (a, b) not in extra:
+                            extra[a, b] = m.NewBoolVar(f"extra_{a}_{b}")
+                            side_use.setdefault(frozenset((a, b)), []).append(extra[a, b])
+        for h in board.cost:
+            ins = [v for (a, b), v in extra.items() if b == h]
+            outs = [v for (a, b), v in extra.items() if a == h]
+            m.Add(sum(ins) == sum(outs))
+            visits[h].extend(ins)
+    for side, uses in side_use.items():
+        if any(h in board.old for h in side):
+            continue
+        # point 2: one track a hexside
+        m.Add(sum(uses) <= 1)
+    terms = []
+    for h, vs in visits.items():
+        if not vs or h in board.old:
+            continue
+        # point 3: at most two tracks a hex (one without complex tiles)
+        m.Add(sum(vs) <= (2 if board.two_tracks else 1))
+        used = m.NewBoolVar(f"used_{h}")
+        for v in vs:
+            m.AddImplication(v, used)
+        if objective == "tiles":
+            terms.append(used)  # point 5: one placement at least
+        else:
+            two = m.NewBoolVar(f"two_{h}")
+            m.Add(sum(vs) - 1 <= two)
+            terms.append(board.cost[h] * used + two)  # point 5: terrain, +$1 for a second track
+    if connect:
+        _connected(m, board, connect, x, extra)
+    m.Minimize(sum(terms))
+    return m, x
+
+
+def _connected(m, board: PackingBoard, stops: tuple, x: dict, extra: dict) -> None:
+    """Point 6: a flow from stops[0] with one unit for every other stop, only over hexsides with track."""
+    cap = len(stops) - 1
+    carries: dict = {}
+    for (i, u, v), var in x.items():
+        carries.setdefault(frozenset((u, v)), []).append(var)
+    for (u, v), var in extra.items():
+        carries.setdefault(frozenset((u, v)), []).append(var)
+    flow: dict = {}
+    for side, vars_ in carries.items():
+        u, v = tuple(side)
+        for a, b in ((u, v), (v, u)):
+            f = m.NewIntVar(0, cap, f"conn_{a}_{b}")
+            m.Add(f <= cap * sum(vars_))
+            flow[a, b] = f
+    cells = {c for side in carries for c in side}
+    for u in cells | set(stops):
+        net = sum(f for (a, b), f in flow.items() if b == u) - sum(f for (a, b), f in flow.items() if a == u)
+        m.Add(net == (-cap if u == stops[0] else 1 if u in stops else 0))
+
+
+def solve_packing(board: PackingBoard, links: list[tuple[Hex, Hex]], objective: str,
+                  deterministic_time: float = 5.0, connect: tuple = ()) -> tuple[str, int | None]:
+    """(status, proven lower bound): 'optimal' with the optimum, 'bound' with CP-SAT's proven objective
+    bound (rounded up: the objective is an integer), 'infeasible' (no track can join them all), or
+    'unknown' with None."""
+    if not links and not connect:
+        return "optimal", 0
+    m, _ = build_packing(board, links, objective, connect)
+    solver = cp_model.CpSolver()
+    solver.parameters.num_workers = 1
+    solver.parameters.max_deterministic_time = deterministic_time
+    solver.parameters.random_seed = 0
+    status = solver.Solve(m)
+    if status == cp_model.OPTIMAL:
+        return "optimal", int(round(solver.ObjectiveValue()))
+    if status == cp_model.INFEASIBLE:
+        return "infeasible", None
+    if status == cp_model.FEASIBLE:
+        # the floor of the proven bound: never rounded up past a value the objective might take
+        return "bound", max(0, math.floor(solver.BestObjectiveBound()))
+    return "unknown", None
+
+
+def pack_paths(board: PackingBoard, links: list[tuple[Hex, Hex]], deterministic_time: float = 10.0
+               ) -> dict[tuple[Hex, Hex], list[Hex]] | None:
+    """Cheapest track found for the links, one chain each (stop, hexes..., stop), or None.
+
+    For the plan side only (a proposal the referee then judges): the chains of a solution, with
+    any detached cycle of the flow left out."""
+    if not links:
+        return {}
+    m, x = build_packing(board, links, "cost")
+    solver = cp_model.CpSolver()
+    solver.parameters.num_workers = 1
+    solver.parameters.max_deterministic_time = deterministic_time
+    solver.parameters.random_seed = 0
+    if solver.Solve(m) not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
+        return None
+    out = {}
+    for i, (a, b) in enumerate(links):
+        step = {u: v for (j, u, v), var in x.items() if j == i and solver.Value(var)}
+        chain, seen = [a], {a}
+        while chain[-1] != b:
+            nxt = step.get(chain[-1])
+            if nxt is None or nxt in seen:
+                return None
+            chain.append(nxt)
+            seen.add(nxt)
+        out[a, b] = chain
+    return out

@@ -1,0 +1,485 @@
+"""Link search: a second proof engine for Easter Island, an exhaustive search over an abstract game of links.
+
+The CP-SAT relaxation (models/solo_game) counts hexes; this engine knows which stops each link joins,
+the order in which cubes leave a moai, each round's money, the locomotive and the action blockers, and
+it asks a hex-level packing model (models/link_packing.py: hexsides used once, two tracks a hex) what the
+links cost. `prove_by(state, R)` answers "no clear by round R" (proved), "may clear" (an abstract play
+that clears, handed to the plan side), or "open" (the work budget ran out).
+
+THE ABSTRACT GAME, and why every legal play maps into it (so that exhausting it is a proof):
+a position is (round, the cubes on each ruin, the set L of stop pairs joined by complete links,
+the towns turned into cities, locomotive, blockers, cash, income, shares, tiles the rounds so far
+allowed). A round is: issue k shares; select an action (or none, where the readings allow) and pay
+it; add the links this round's shipments use to L, paying C(L') - C(L) and needing T(L') tiles in all;
+two shipment steps (a delivery over L' along a route the engine's rules allow, a locomotive step, or
+nothing); then income, expenses, shortfall, floor and income reduction. Take a legal play that clears
+by round R and map it round by round, with L_r = the pairs its shipments have used up to round r
+(plus, in its clearing round, every pair of its final network). Then:
+1. Shares, actions, blockers, locomotive, urbanizing, Rapa Nui, shipments and their links: the same
+   moves, checked with the engine's rules (solver/engine/ruleset.py, maps/easter_island.py); a route
+   uses only complete links, which are in L_r by construction.
+2. Track: T(L) and C(L) are lower bounds on the new hexes and the money of ANY track joining every
+   pair of L (models/link_packing.py gives the argument; `LinkBounds` takes the larger of a per-link
+   bound and the packing optimum, both valid). The play has laid at least T(L_r) tiles by round r,
+   within the limits of its rounds (3, or 4 with Engineer), and paid at least C(L_r) in all. The
+   abstract play pays exactly C(L_r) by round r (lazily: never earlier than the play), so its cash is
+   always at least the play's. Each link leaves each of its stops over a hexside of its own (a side
+   carries one track), so a stop has at most as many links as usable sides (`degrees_fit`).
+   Shares: the abstract play issues, each round, between the fewest that pay for the round and the
+   fewest that also leave no shortfall (inclusive). It keeps income >= the play's, shares <= the
+   play's, and cash + 5 x (the play's shares - its own) >= the play's cash: it issues
+   min(the covering number, the play's issue + the shares it is behind), which pays whatever the play
+   pays, and a share the play issued earlier than needed only cost it $1 of expenses.
+3. Money is monotone: the abstract income reduction is the smallest nondecreasing function above the
+   real one (`_envelope`), so an abstract position with at least the play's cash and income keeps
+   at least its cash and income after every step (collect, expenses, shortfall, reduction). Every
+   check that needs money (an action's $8 before any cash it gives, the build, the income floor)
+   passes for the abstract play when it passes for the real one.
+4. Clear: the play's final network joins every ruin; the abstract clearing round adds those pairs
+   (the cheapest such completion is found by an exact Steiner tree over the stop graph with each new
+   pair weighted by its per-link bound, `_completion`), within the tiles and cash that round has.
+5. Rounds after the clear do not exist; the search stops at the clear.
+6. Pruning: a position is dropped only when another with the same discrete part has at least its
+   income and tile allowance, at most its shares, and cash + 5 x (shares fewer) at least its cash
+   (`Money.covers`: the same relation as in point 2, kept by every abstract step, point 3), or when
+   its cubes outnumber the shipment steps left.
+So if the search exhausts the abstract game without a clear by R, no legal play clears by R.
+Bounds that were first the per-link ones are raised by the packing model when an abstract clear is
+found (counterexample-guided: the clear's link sets are priced exactly and the search restarts with
+the raised bounds, which are still lower bounds); a clear that survives exact pricing is "may clear".
+"""
+from __future__ import annotations
+
+import heapq
+import math
+from dataclasses import dataclass, field
+
+import networkx as nx
+
+from models.link_packing import PackingBoard, solve_packing
+from solver.board.hexgrid import Hex
+
+NAME = "link search"
+
+
+@dataclass(frozen=True)
+class Verdict:
+    status: str           # "no clear" (proved), "may clear", "open"
+    detail: str
+    nodes: int
+    pattern: list | None = None   # the abstract rounds of a clear ("may clear")
+
+
+class LinkBounds:
+    """T(L) and C(L): lower bounds on the new hexes and money of any track joining every pair of L."""
+
+    def __init__(self, state, packing_time: float = 5.0):
+        board, s = state.board, state.scenario
+        self.stops = frozenset(board.cities) | frozenset(board.towns) | frozenset(board.exits)
+        old = frozenset(state.track)
+        cost = {h: (0 if h in old else s.track_cost[t]) for h, t in board.terrain.items()
+                if board.buildable(h) and t in s.track_cost}
+        self.complex = state.rules.complex_tiles
+        self.board = PackingBoard(cost, old, self.stops, frozenset(board.towns), board.passable, self.complex)
+        self.packing_time = packing_time
+        self.single: dict = {}   # pair -> (new hexes, money) of the cheapest single link (per-link bound)
+        self.exact: dict = {}    # (frozenset of pairs, objective) -> packing bound
+        self._per_link()
+        # Each link leaves each of its stops over a side of its own (one track a hexside): a stop has
+        # at most as many links as sides a link can use (to a hex that takes track, or a town tile's track).
+        self.sides = {a: sum(1 for h in a.neighbours()
+                             if board.passable(a, h) and (h in cost or frozenset((a, h)) in self.single))
+                      for a in self.stops}
+
+    def _per_link(self) -> None:
+        """Cheapest chain for each pair alone: Dijkstra from each stop over free hexes, entering no other stop.
+
+        With complex tiles a hex may carry two links, so a link alone is charged what its share of a
+        double hex costs at least: tiles 1/2, money (terrain + 1) / 2 (kept doubled, as integers)."""
+        b = self.board
+        for a in sorted(self.stops):
+            for key in ("tiles", "money"):
+                dist = {}
+                heap = []
+                for h in a.neighbours():
+                    if h in b.cost and b.passable(a, h):
+                        dist[h] = self._weight(h, key)
+                        heapq.heappush(heap, (dist[h], h))
+                    elif h in self.stops and h != a and b.passable(a, h) and (a in b.towns or h in b.towns):
+                        self._keep(a, h, key, 0)
+                while heap:
+                    d, h = heapq.heappop(heap)
+                    if d > dist[h]:
+                        continue
+                    for n in h.neighbours():
+                        if not b.passable(h, n):
+                            continue
+                        if n in self.stops:
+                            if n != a:
+                                self._keep(a, n, key, d)
+                        elif n in b.cost and d + self._weight(n, key) < dist.get(n, 1 << 30):
+                            dist[n] = d + self._weight(n, key)
+                            heapq.heappush(heap, (dist[n], n))
+
+    def _weight(self, h: Hex, key: str) -> int:
+        """Doubled per-link charge of a hex (see _per_link)."""
+        if h in self.board.old:
+            return 0
+        if key == "tiles":
+            return 1 if self.complex else 2
+        c = self.board.cost[h]
+        return c + 1 if self.complex else 2 * c
+
+    def _keep(self, a: Hex, b: Hex, key: str, d: int) -> None:
+        pair = frozenset((a, b))
+        t, m = self.single.get(pair, (1 << 30, 1 << 30))
+        self.single[pair] = (min(t, d), m) if key == "tiles" else (t, min(m, d))
+
+    def degrees_fit(self, links: frozenset) -> bool:
+        deg: dict = {}
+        for p in links:
+            for a in p:
+                deg[a] = deg.get(a, 0) + 1
+                if deg[a] > self.sides[a]:
+                    return False
+        return True
+
+    def pairs(self) -> list[frozenset]:
+        return sorted(self.single, key=lambda p: sorted(p))
+
+    def tiles(self, links: frozenset) -> int:
+        return max(math.ceil(sum(self.single[p][0] for p in links) / 2), self.exact.get((links, "tiles"), 0))
+
+    def money(self, links: frozenset) -> int:
+        return max(math.ceil(sum(self.single[p][1] for p in links) / 2), self.exact.get((links, "cost"), 0))
+
+    def refine(self, links: frozenset, now: tuple[int, int], connect: tuple = ()) -> str:
+        """Price `links` with the packing model (with `connect`: in a network that also joins those stops,
+        keyed apart): 'rose' (a bound rose above `now`, (tiles, money): search again), 'same', or
+        'undecided' (the model found no proven bound in its time: nothing learnt)."""
+        out = "same"
+        tag = "connect-" if connect else ""
+        for objective, before in (("tiles", now[0]), ("cost", now[1])):
+            if (links, tag + objective) in self.exact:
+                continue
+            status, value = solve_packing(self.board, [tuple(sorted(p)) for p in links], objective,
+                                          self.packing_time, connect)
+            if status == "infeasible":
+                value = 1 << 20  # no track joins them all: no play has these links
+            elif value is None:
+                out = "undecided" if out == "same" else out
+                continue
+            self.exact[links, tag + objective] = value
+            if value > before:
+                out = "rose"
+        return out
+
+
+# -- the abstract game ------------------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class Pos:
+    """The discrete part of an abstract position at the start of a round."""
+
+    round: int
+    goods: tuple        # ((ruin, (bottom, ..., top)), ...), ruins with cubes only
+    links: frozenset    # pairs of stops joined by links (frozensets)
+    cities: tuple       # ((town, colour), ...): towns turned into cities
+    supply: tuple       # new city colours left
+    loco: int
+    blockers: frozenset
+
+
+@dataclass(frozen=True)
+class Money:
+    cash: int
+    income: int
+    shares: int
+    allowance: int      # tiles the rounds played so far allowed (from the position on)
+
+    def covers(self, other: "Money") -> bool:
+        """Point 6: this position can do whatever `other` can (see the module text)."""
+        return (self.income >= other.income and self.shares <= other.shares and self.allowance >= other.allowance
+                and self.cash + 5 * (other.shares - self.shares) >= other.cash)
+
+
+def _envelope(scenario) -> callable:
+    """The smallest nondecreasing function at or above income - reduction(income) (point 3)."""
+    def real(i: int) -> int:
+        for low, high, loss in scenario.income_reduction:
+            if low <= i <= high:
+                return i - loss
+        return i
+    top = max(high for _, high, _ in scenario.income_reduction) + 2
+
+    def g(i: int) -> int:
+        if i > top:
+            return real(i)
+        return max(real(j) for j in range(min(i, 0), i + 1))
+    return g
+
+
+@dataclass
+class _Game:
+    state: object
+    bounds: LinkBounds
+    last_round: int
+    work: int
+    nodes: int = 0
+    seen: dict = field(default_factory=dict)
+
+    def __post_init__(self):
+        st = self.state
+        s, self.rules = st.scenario, st.rules
+        self.s = s
+        self.g = _envelope(s)
+        self.ruins = sorted(st.board.cities)
+        self.colour = {h: c.colour for h, c in st.board.cities.items()}
+        self.towns = sorted(st.board.towns)
+        self.adj: dict = {}
+        for p in self.bounds.pairs():
+            a, b = sorted(p)
+            self.adj.setdefault(a, []).append(b)
+            self.adj.setdefault(b, []).append(a)
+
+    # -- a round -------------------------------------------------------------------------------------------
+    def actions(self, pos: Pos, money: Money):
+        """(name, target, cash change before the build, gain after paying) the engine would allow, cash aside."""
+        s, rules = self.s, self.rules
+        out = []
+        if not rules.strict_action:
+            out.append((None, None))
+        for name in s.actions:
+            if name in pos.blockers:
+                continue  # "You cannot select an action that has an action blocker on it."
+            if name == "locomotive" and pos.loco >= s.max_locomotive and not rules.idle_actions:
+                continue
+            if name == "urbanization" and not pos.supply and not rules.idle_actions:
+                continue
+            if name == "rapa-nui":
+                least = 1 if rules.rapa_nui_remnant else 2
+                out.extend((name, h) for h, cubes in pos.goods if len(cubes) >= least)
+                if rules.idle_actions:
+                    out.append((name, None))
+                continue
+            out.append((name, None))
+        return out
+
+    def play_round(self, pos: Pos, money: Money):
+        """Every abstract round from (pos, money): yields (next pos, next money, cleared, round record)."""
+        s = self.s
+        for name, target in self.actions(pos, money):
+            cost = s.action_cost if name else 0
+            gain = s.rapa_nui_cash if (name == "rapa-nui" and target is not None) else 0
+            loco = min(s.max_locomotive, pos.loco + 1) if name == "locomotive" else pos.loco
+            limit = s.engineer_tile_limit if name == "engineer" else s.tile_limit
+            goods = dict(pos.goods)
+            if target is not None:
+                goods[target] = tuple(reversed(goods[target]))  # "swap the top and bottom cubes"
+            blockers = pos.blockers
+            if name:
+                sel = blockers | {name}
+                blockers = frozenset() if sel >= set(s.actions) else frozenset(sel)
+            cities_opts = [(pos.cities, pos.supply)]
+            if name == "urbanization":
+                taken = {t for t, _ in pos.cities}
+                for town in self.towns:
+                    if town in taken:
+                        continue
+                    for colour in sorted(set(pos.supply)):
+                        left = list(pos.supply)
+                        left.remove(colour)
+                        cities_opts.append((tuple(sorted(pos.cities + ((town, colour),))), tuple(left)))
+            for cities, supply in cities_opts:
+                for goods2, links2, loco2, carried, record in self.ship_steps(pos, goods, cities, loco, limit,
+                                                                              money, cost, gain):
+                    yield from self.settle(pos, money, name, target, cost, gain, limit, goods2, links2, loco2,
+                                           carried, cities, supply, blockers, record)
+
+    def ship_steps(self, pos, goods, cities, loco, limit, money, cost, gain):
+        """The two shipment steps: a delivery, the locomotive step (once a round) or nothing."""
+        steps = self.s.shipments_per_round
+        allowance = money.allowance + limit
+        cash_cap = money.cash + self.s.share_price * (self.s.max_shares - money.shares) - cost + gain
+        base = self.bounds.money(pos.links)
+        city_colour = dict(cities)
+
+        def accepts(stop, colour):
+            return self.colour.get(stop) == colour or city_colour.get(stop) == colour
+
+        def rec(k, goods_now, links, loco_now, carried, raised, record):
+            left = sum(len(c) for c in goods_now.values())
+            steps_left = (steps - k) + steps * (self.last_round - pos.round)
+            if left > steps_left:
+                return  # point 6: more cubes than shipment steps left
+            if k == steps:
+                yield goods_now, links, loco_now, carried, record
+                return
+            for origin, cubes in sorted(goods_now.items()):
+                if not cubes:
+                    continue
+                colour = cubes[-1]  # "You may transport only the top cube of any moai"
+                for route in self.routes(origin, colour, links, loco_now, accepts):
+                    new = links | {frozenset(h) for h in zip(route, route[1:])}
+                    if new != links and (not self.bounds.degrees_fit(new) or self.bounds.tiles(new) > allowance
+                                         or self.bounds.money(new) - base > cash_cap):
+                        continue
+                    g2 = dict(goods_now)
+                    g2[origin] = cubes[:-1]
+                    yield from rec(k + 1, g2, new, loco_now, carried + len(route) - 1, raised,
+                                   record + [("ship", colour, route)])
+            if not raised and loco_now < self.s.max_locomotive:
+                yield from rec(k + 1, goods_now, links, loco_now + 1, carried, True, record + [("locomotive",)])
+            yield from rec(k + 1, goods_now, links, loco_now, carried, raised, record + [("pass",)])
+
+        yield from rec(0, goods, pos.links, loco, 0, False, [])
+
+    def routes(self, origin, colour, links, loco, accepts):
+        """Simple paths over built or possible links that end at the first stop taking the colour."""
+        def dfs(path):
+            cur = path[-1]
+            for nxt in self.adj.get(cur, ()):
+                if nxt in path:
+                    continue
+                if accepts(nxt, colour):
+                    yield tuple(path + [nxt])
+                    continue  # it must stop at the first city of its colour
+                if len(path) < loco:
+                    yield from dfs(path + [nxt])
+        if loco >= 1:
+            yield from dfs([origin])
+
+    def settle(self, pos, money, name, target, cost, gain, limit, goods, links, loco, carried, cities, supply,
+               blockers, record):
+        """Pay for the round (shares as needed), collect, pay expenses, reduce income; check the clear."""
+        b = self.bounds
+        allowance = money.allowance + limit
+        left = {h: c for h, c in goods.items() if c}
+        options = [(False, b.money(links) - b.money(pos.links), links)]
+        if not left:
+            done = self._completion(links, allowance)
+            if done is not None:
+                # clear now (with the completing pairs), or build on and clear later
+                options.insert(0, (True, done[0] - b.money(pos.links), links | done[1]))
+        for cleared, pay, final in options:
+            yield from self._pay(pos, money, name, target, cost, gain, allowance, left, final if cleared else links,
+                                 loco, carried, cities, supply, blockers, (record, links), cleared, pay)
+
+    def _pay(self, pos, money, name, target, cost, gain, allowance, left, links, loco, carried, cities, supply,
+             blockers, record, cleared, pay):
+        s = self.s
+        price = s.share_price
+        # shares: the fewest that pay the action before its gain and the build after it (point 1) ...
+        k_min = max(0, math.ceil((cost - money.cash) / price), math.ceil((cost + pay - gain - money.cash) / price))
+        room = s.max_shares - money.shares
+        if k_min > room:
+            return
+        # ... up to the fewest that also leave no shortfall (more are better issued later: module text)
+        for k in range(k_min, room + 1):
+            cash = money.cash + price * k - cost + gain - pay
+            income = money.income + carried  # each link used raises income by 1
+            shares = money.shares + k
+            cash += income - (shares + loco)
+            shortfall = max(0, -cash)
+            if shortfall:
+                income -= shortfall
+                cash = 0
+            lost = income < s.income_floor and not (cleared and self.rules.clear_when_under)
+            if not lost:
+                nxt = Pos(pos.round + 1, tuple(sorted(left.items())), links, cities, supply, loco, blockers)
+                yield nxt, Money(cash, self.g(income), shares, allowance), cleared, (name, target, k, *record)
+            if not shortfall:
+                break
+
+    def _completion(self, links, allowance) -> tuple[int, frozenset] | None:
+        """Point 4: the least money of a network joining every ruin that contains `links`, if the tiles fit,
+        and the pairs of one such network (the money tree's, for the plan side)."""
+        from models.steiner.api import solve_steiner
+        b = self.bounds
+        out, tree = [], frozenset()
+        for idx, key in ((0, "tiles"), (1, "money")):
+            g = nx.Graph()
+            g.add_nodes_from(self.ruins)
+            for p in b.single:
+                x, y = sorted(p)
+                g.add_edge(x, y, weight=0 if p in links else b.single[p][idx])
+            res = solve_steiner(g, self.ruins)
+            if res.status == "infeasible":
+                return None
+            have = sum(b.single[p][idx] for p in links)
+            own = b.tiles(links) if key == "tiles" else b.money(links)
+            joined = b.exact.get((links, "connect-" + ("tiles" if key == "tiles" else "cost")), 0)
+            out.append(max(own, joined, math.ceil((have + res.lower_bound) / 2)))
+            tree = frozenset(frozenset(e) for e in res.edges) - links
+        tiles, money = out
+        return (money, tree) if tiles <= allowance else None
+
+    # -- the search -----------------------------------------------------------------------------------------
+    def search(self, pos: Pos, money: Money, path: list):
+        """Depth first over rounds; returns the rounds of an abstract clear, or None."""
+        if pos.round > self.last_round:
+            return None
+        for nxt, m2, cleared, record in self.play_round(pos, money):
+            self.nodes += 1
+            if self.nodes > self.work:
+                raise _OutOfWork
+            if cleared:
+                return path + [(record, nxt)]
+            key = nxt
+            front = self.seen.setdefault(key, [])
+            if any(other.covers(m2) for other in front):
+                continue  # point 6
+            front[:] = [o for o in front if not m2.covers(o)] + [m2]
+            found = self.search(nxt, m2, path + [(record, nxt)])
+            if found is not None:
+                return found
+        return None
+
+
+class _OutOfWork(Exception):
+    pass
+
+
+def start_of(state) -> tuple[Pos, Money]:
+    """The abstract position of a game state at the start of a round."""
+    goods = tuple(sorted((h, tuple(c)) for h, c in state.goods.items() if c))
+    links = frozenset(frozenset(p) for p in state.linked_pairs())
+    cities = tuple(sorted(state.new_cities.items()))
+    return (Pos(state.round, goods, links, cities, tuple(sorted(state.new_city_supply)), state.locomotive,
+                frozenset(state.blockers)),
+            Money(state.cash, state.income, state.shares, 0))
+
+
+def prove_by(state, last_round: int, work: int = 200_000, packing_time: float = 5.0,
+             bounds: LinkBounds | None = None) -> Verdict:
+    """Can any legal play from `state` (start of a round) clear by the end of `last_round`?"""
+    if state.scenario.ruleset != "easter-island":
+        return Verdict("open", "the link search knows the Easter Island rules only", 0)
+    bounds = bounds or LinkBounds(state, packing_time)
+    nodes = 0
+    while True:
+        game = _Game(state, bounds, last_round, work - nodes)
+        pos, money = start_of(state)
+        try:
+            found = game.search(pos, money, [])
+        except _OutOfWork:
+            return Verdict("open", f"the link search ran out of work ({work} positions) before deciding round "
+                                   f"{last_round}", work)
+        nodes += game.nodes
+        if found is None:
+            return Verdict("no clear", f"no abstract play clears by round {last_round} (link search, {nodes} "
+                                       "positions; link sets priced by per-link and hex packing bounds)", nodes)
+        outcomes = {bounds.refine(record[-1], (bounds.tiles(record[-1]), bounds.money(record[-1])))
+                    for record, _ in found}  # each round's links (completion aside)
+        last = found[-1][0][-1]
+        final = found[-1][1].links
+        # the clearing round: its links in a network joining every ruin
+        outcomes.add(bounds.refine(last, (bounds.tiles(final), bounds.money(final)), tuple(game.ruins)))
+        if "rose" in outcomes:
+            continue
+        cleared = state.round + len(found) - 1
+        if "undecided" in outcomes:
+            return Verdict("open", f"an abstract play clears in round {cleared}, and the hex packing model could not "
+                                   "price all its link sets in its time", nodes, found)
+        return Verdict("may clear", f"an abstract play clears in round {cleared}; every round's link set is priced "
+                                    "by the hex packing model and no bound excludes it", nodes, found)

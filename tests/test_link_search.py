@@ -1,0 +1,96 @@
+"""The link search (solver/solo/link_search.py) proves exactly what exhaustive search over the rules finds.
+
+The truth on each tiny board comes from solver/solo/exhaustive.py (the engine alone) inside the test.
+Boards where the truth lies above the counting bound because of
+- hexsides: instances/tiny/tiny-crossing.toml under complex-tiles=refused (two links must cross on one
+  hex, so one track a hex cannot carry them);
+- money: instances/tiny/tiny-island-cash.toml (the only link costs more than can ever be paid);
+- the locomotive and the action blockers: instances/tiny/tiny-island-locomotive.toml;
+and random tiny boards (the soundness fuzzer's generator) on which every "no clear" claim is checked.
+"""
+from __future__ import annotations
+
+import tempfile
+from pathlib import Path
+
+from solver.engine.plan import replay
+from solver.engine.readings import make_rules
+from solver.engine.state import GameState, Rules
+from solver.games import load_instance
+from solver.solo.easter_island import rounds_lower_bound
+from solver.solo.exhaustive import earliest_clear
+from solver.solo.link_plans import decode
+from solver.solo.link_search import LinkBounds, prove_by
+from solver.solo.soundness import _hex_named, random_board
+from tests.helpers import H, instance
+
+RED = {H("A1"): ["red"]}
+
+
+def truth(state: GameState, last_round: int) -> int | None:
+    state = state.clone()
+    state.round_limit = last_round
+    found = earliest_clear(state)
+    assert found.settled
+    return found.earliest
+
+
+def test_two_tracks_never_share_a_hexside_so_one_track_a_hex_cannot_cross():
+    inst = instance("tiny/tiny-crossing.toml")
+    setup = {H("A2"): ["red", "red"]}
+    refused = GameState.new(inst, setup, make_rules("easter-island", ["complex-tiles=refused"]))
+    assert truth(refused, 1) is None
+    assert rounds_lower_bound(inst, setup, 4)[0] == 1  # the counting bound allows round 1
+    assert prove_by(refused, 1).status == "no clear"
+    # with complex tiles the crossing clears in round 1, and the link search must not deny it
+    allowed = GameState.new(inst, setup, Rules())
+    assert truth(allowed, 1) == 1
+    assert prove_by(allowed, 1).status != "no clear"
+
+
+def test_cash_no_play_can_raise_keeps_the_only_link_unbuilt():
+    inst = instance("tiny/tiny-island-cash.toml")
+    state = GameState.new(inst, RED, Rules())
+    assert truth(state, 3) is None
+    assert rounds_lower_bound(inst, RED, 3)[0] == 1
+    for last in (1, 2, 3):
+        assert prove_by(state, last).status == "no clear"
+
+
+def test_locomotive_and_blockers_keep_a_four_link_route_for_round_two():
+    inst = instance("tiny/tiny-island-locomotive.toml")
+    state = GameState.new(inst, RED, Rules())
+    assert truth(state, 3) == 2
+    assert rounds_lower_bound(inst, RED, 4)[0] == 1
+    assert prove_by(state, 1).status == "no clear"
+    verdict = prove_by(state, 2)
+    assert verdict.status == "may clear"
+    # the plan side: the abstract clear becomes a plan the referee accepts
+    plan, why = decode(state, inst, "easy", RED, verdict.pattern, LinkBounds(state))
+    assert plan is not None, why
+    assert replay(inst, plan).state.cleared_round == 2
+
+
+def test_no_clear_claim_is_ever_false_on_random_tiny_boards():
+    checked = proved = 0
+    for seed in range(0, 160):
+        board = random_board(seed)
+        if board.ruleset != "easter-island":
+            continue
+        with tempfile.TemporaryDirectory() as tmp:
+            path = Path(tmp) / "board.toml"
+            path.write_text(board.text)
+            inst = load_instance(path)
+        rules = make_rules(board.ruleset, board.readings)
+        setup = {_hex_named(inst, name): list(c) for name, c in board.setup.items()}
+        state = GameState.new(inst, setup, rules, round_limit=board.rounds)
+        found = earliest_clear(state, max_nodes=8_000)
+        if not found.settled:
+            continue
+        for last in range(1, board.rounds + 1):
+            verdict = prove_by(state, last, work=20_000, packing_time=2.0)
+            checked += 1
+            if verdict.status == "no clear":
+                proved += 1
+                assert found.earliest is None or found.earliest > last, (seed, last, board.readings)
+    assert checked >= 80 and proved >= 40  # the check ran, and the engine claims something
