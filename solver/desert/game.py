@@ -14,7 +14,7 @@ from dataclasses import dataclass
 
 from solver import progress
 from solver.board.errors import InputError
-from solver.desert import missions, scoring, tokens as token_stack
+from solver.desert import missions, readings as desert_readings, scoring, tokens as token_stack
 from solver.desert.catalogue import load_catalogues
 from solver.desert.area import Pawn, PlayArea, token_allows
 from solver.desert.layout import Layout, PawnPlay, RoundPlay, TilePlay, active_slots, column_fits, column_shapes, replay
@@ -48,9 +48,11 @@ class Setup:
         return out
 
 
-def load_setup(ruleset: str | None = None, catalogues: tuple[str, ...] | None = None, challenges: str | None = None) -> Setup:
-    rs = load_ruleset(ruleset)
-    return Setup(rs, load_catalogues(rs, catalogues or None), load_challenges(challenges))
+def load_setup(ruleset: str | None = None, catalogues: tuple[str, ...] | None = None, challenges: str | None = None,
+               readings: tuple[str, ...] | list[str] = ()) -> Setup:
+    """The data files, with the named readings ``NAME=VALUE`` set (solver.desert.readings)."""
+    rs = desert_readings.apply(load_ruleset(ruleset), readings)
+    return Setup(rs, load_catalogues(rs, catalogues or None), missions.under_readings(load_challenges(challenges), rs))
 
 
 # ----------------------------------------------------------------------------- judging a layout
@@ -83,6 +85,10 @@ def evaluate(setup: Setup, layout: Layout, challenge: Challenge | None, market: 
         out["notes"] = out["notes"] + [
             f"unfinished game: the record stops after round {len(layout.rounds)} of {n_rounds}; the score and the "
             "missions are of that play area, and an unfinished game earns no stars [ruleset rounds]"]
+    if challenge is not None and any(p.tile.objective for p in rep.area.grid.values()) and rep.legal:
+        rep.fail("objective tiles in a solo challenge: the solo challenges are played without objectives "
+                 "[ruleset objectives_used]")
+        out["legal"], out["violation"] = rep.legal, rep.violation
     if challenge is not None:
         met = rep.legal and mres[challenge.id].met
         out["challenge"] = challenge.id
@@ -574,10 +580,11 @@ def star_reach(ch: Challenge, status: str, best: int | None, bound: int | None, 
     with the boxed result named."""
     out = {}
     for i, t in enumerate(ch.thresholds, start=1):
-        if best is not None and mission_met and best >= t:
+        if best is not None and mission_met and ch.reaches(best, t):
             out[str(i)] = "reached"
-        elif any_area_bound is not None and any_area_bound < t:
-            out[str(i)] = f"not reachable (the bound for any play area, {any_area_bound}, is below {t})"
+        elif any_area_bound is not None and not ch.reaches(any_area_bound, t):
+            out[str(i)] = (f"not reachable (the bound for any play area, {any_area_bound}, is "
+                           f"{'below' if ch.inclusive else 'not above'} {t})")
         elif status in ("optimal", "infeasible") and game_wide:
             out[str(i)] = "not reachable"
         elif status in ("optimal", "infeasible"):
@@ -718,7 +725,8 @@ def run_game(
     market = draw_market(seed, setup.tileset, setup.ruleset)
     tp = time.perf_counter()
     progress.note(f"playing the game with the {online_kind} policy")
-    online = play_policy(setup, market, ch, online_kind)
+    trace: list[dict] = []
+    online = play_policy(setup, market, ch, online_kind, trace=trace)
     online_s = time.perf_counter() - tp
     ev_o = evaluate(setup, online, ch, market)
     known = [(f"online policy ({online_kind})", online)]
@@ -759,6 +767,8 @@ def run_game(
             "mission_met": ev_o["mission_met"],
             "stars": ev_o["stars"],
             "seconds": round(online_s, 2),
+            # its choice each round: the column taken and the value of each column (what the value is: "value")
+            "rounds": trace,
         },
         "greedy": other,
         "random": {"score": ev_r["score"], "legal": ev_r["legal"], "mission_met": ev_r["mission_met"], "stars": ev_r["stars"]},

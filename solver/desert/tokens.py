@@ -91,7 +91,7 @@ def why(stack: list[str], window: int, listed: list[list[str] | None], used: lis
         added = Counter(tokens) - Counter(prev)
         dropped = Counter(prev) - Counter(tokens)
         if sum(added.values()) > 1 or sum(dropped.values()) > (1 if len(prev) >= window else 0):
-            return (f"active tokens {tokens} do not slide on from round {r - 1}'s {prev}: one token is revealed a "
+            return (f"active tokens {', '.join(tokens)} do not slide on from round {r - 1}'s {', '.join(prev)}: one token is revealed a "
                     f"round{' and the oldest leaves' if len(prev) >= window else ''}")
     return (f"no order of the {len(stack)} tokens ({stack_text}) reveals, one a round into a {window}-slot active "
             f"area, tokens that hold rounds 1..{r}'s listed tokens and pawns")
