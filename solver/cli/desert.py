@@ -102,7 +102,7 @@ def _basis_text(basis: dict) -> list[str]:
           for r in basis["readings"]]
     out = ["Readings: " + ", ".join(rd) + " (change with --reading NAME=VALUE; `aos-solve readings desert` "
            "gives each one's sentence and meaning)"]
-    out.append("Assumed values this answer used (the core rulebook is not public; the reasons are in --json and "
+    out.append("Assumptions this answer depends on (the core rulebook is not public; the reasons are in --json and "
                "instances/desert/ruleset.toml):")
     for group, items in basis["assumed"].items():
         out.append(f"  {group}: " + "; ".join(
