@@ -1,4 +1,5 @@
-"""A ceiling for a game in progress: "can I still reach 55?".
+"""What the star levels of a game can still be: proofs that hold for the game, and a ceiling
+for a game in progress ("can I still reach 55?").
 
 After rounds 1..k of a seeded game the columns taken are fixed and the rest of the
 market is the seed's.  Every way to finish the game is a legal layout of the tiles taken
@@ -14,6 +15,7 @@ from __future__ import annotations
 
 from solver.desert.layout import Layout
 from solver.desert.market import Market
+from solver.desert.missions import Challenge
 
 
 def ceiling(setup, market: Market, layout: Layout, ch=None) -> dict:
@@ -44,4 +46,32 @@ def ceilings_along(setup, market: Market, layout: Layout, ch=None) -> list[dict]
     for k in range(0, len(layout.rounds) + 1):
         prefix = Layout(layout.start_at, layout.start_rotation, layout.rounds[:k], layout.challenge, layout.seed)
         out.append(ceiling(setup, market, prefix, ch))
+    return out
+
+
+def star_reach(ch: Challenge, status: str, best: int | None, bound: int | None, mission_met: bool,
+               game_wide: bool = True, any_area_bound: int | None = None, box: tuple[int, int] | None = None) -> dict:
+    """For each star threshold: reached / not reachable / unknown.
+
+    "not reachable" needs a proof that holds for the game: a bound for ANY play area
+    below the threshold (``any_area_bound``, the line bound without a box), or a finished
+    search (optimal / infeasible) whose box holds every layout (``game_wide``).  A finished
+    search inside the assumed play-area box proves nothing about the game, whose play
+    area is unbounded (a straight line of 13 tiles leaves a 6x6 box): it is "unknown",
+    with the boxed result named."""
+    out = {}
+    for i, t in enumerate(ch.thresholds, start=1):
+        if best is not None and mission_met and ch.reaches(best, t):
+            out[str(i)] = "reached"
+        elif any_area_bound is not None and not ch.reaches(any_area_bound, t):
+            out[str(i)] = (f"not reachable (the bound for any play area, {any_area_bound}, is "
+                           f"{'below' if ch.inclusive else 'not above'} {t})")
+        elif status in ("optimal", "infeasible") and game_wide:
+            out[str(i)] = "not reachable"
+        elif status in ("optimal", "infeasible"):
+            where = f"the {box[0]}x{box[1]} box" if box else "the play-area box"
+            out[str(i)] = (f"unknown (not reachable within {where}, proved; the game's play area is unbounded, "
+                           "so that is no proof for the game)")
+        else:
+            out[str(i)] = "unknown"
     return out

@@ -16,6 +16,7 @@ from solver import progress
 from solver.board.errors import InputError
 from solver.desert import missions, readings as desert_readings, scoring, tokens as token_stack
 from solver.desert.catalogue import load_catalogues
+from solver.desert.ceiling import star_reach  # noqa: F401  (the CLI and tests ask game for it)
 from solver.desert.area import Pawn, PlayArea, token_allows
 from solver.desert.layout import Layout, PawnPlay, RoundPlay, TilePlay, active_slots, column_fits, column_shapes, replay
 from solver.desert.market import Market, RoundOffer, draw_market
@@ -565,34 +566,6 @@ def solve_layout(
         ev = evaluate(setup, sol.layout, ch, market)
         out["layout"] = sol.layout
         out["evaluation"] = ev
-    return out
-
-
-def star_reach(ch: Challenge, status: str, best: int | None, bound: int | None, mission_met: bool,
-               game_wide: bool = True, any_area_bound: int | None = None, box: tuple[int, int] | None = None) -> dict:
-    """For each star threshold: reached / not reachable / unknown.
-
-    "not reachable" needs a proof that holds for the game: a bound for ANY play area
-    below the threshold (``any_area_bound``, the line bound without a box), or a finished
-    search (optimal / infeasible) whose box holds every layout (``game_wide``).  A finished
-    search inside the assumed play-area box proves nothing about the game, whose play
-    area is unbounded (a straight line of 13 tiles leaves a 6x6 box): it is "unknown",
-    with the boxed result named."""
-    out = {}
-    for i, t in enumerate(ch.thresholds, start=1):
-        if best is not None and mission_met and ch.reaches(best, t):
-            out[str(i)] = "reached"
-        elif any_area_bound is not None and not ch.reaches(any_area_bound, t):
-            out[str(i)] = (f"not reachable (the bound for any play area, {any_area_bound}, is "
-                           f"{'below' if ch.inclusive else 'not above'} {t})")
-        elif status in ("optimal", "infeasible") and game_wide:
-            out[str(i)] = "not reachable"
-        elif status in ("optimal", "infeasible"):
-            where = f"the {box[0]}x{box[1]} box" if box else "the play-area box"
-            out[str(i)] = (f"unknown (not reachable within {where}, proved; the game's play area is unbounded, "
-                           "so that is no proof for the game)")
-        else:
-            out[str(i)] = "unknown"
     return out
 
 
