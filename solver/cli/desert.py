@@ -309,7 +309,8 @@ def _solve_text(res: dict, ch, title: str) -> list[str]:
 def solve_cmd(
     challenge: str = typer.Option(..., "--challenge", help="sharp-boundary, lost-world or desert-of-death."),
     tiles: Optional[pathlib.Path] = typer.Option(
-        None, "--tiles", help="Tiles TOML: [[round]] tiles = [ids], tokens = [active tokens] (or flat tiles/tokens: one round)."
+        None, "--tiles", metavar="FILE",
+        help="Tiles TOML: \\[\\[round]] tiles = \\[ids], tokens = \\[active tokens] (or flat tiles/tokens: one round)."
     ),
     seed: Optional[int] = typer.Option(None, "--seed", help="Draw the solo market of this seed; the solver also chooses the column each round."),
     time_limit: float = typer.Option(30.0, "--time-limit", help="Seconds for CP-SAT (work units when deterministic)."),
