@@ -44,7 +44,12 @@ FIELDS = [
     "greedy_score", "greedy_mission_met", "greedy_stars", "greedy_seconds",
     "random_score", "random_mission_met", "random_stars",
     "gap_pf_online", "gap_online_random",
+    "before_online_score", "before_online_mission_met", "before_online_seconds",
+    "before_greedy_score", "before_greedy_mission_met", "best_found",
 ]
+# The policies before issue 33 (the last round ranked with pawn points counted twice, pawns
+# placed token by token): solver/desert/game.py of this commit, loaded from git.
+BEFORE = "8b4d78b"
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -67,6 +72,11 @@ def main(argv: list[str] | None = None) -> int:
         help="one CP-SAT worker, --time-limit in deterministic work units (default); reruns give the same numbers",
     )
     ap.add_argument(
+        "--before", default=BEFORE, metavar="COMMIT",
+        help=f"also play the online and greedy policies of this commit's solver/desert/game.py on every seed, side by "
+        f"side with today's (default {BEFORE}, the policies before issue 33; '' to skip)",
+    )
+    ap.add_argument(
         "--compare-policy", default="", metavar="COMMIT",
         help="instead: the online rollout policy of this commit's solver/desert/game.py against today's, side by side "
         "on the same seeds (writes results/desert-policy-compare.csv)",
@@ -85,6 +95,7 @@ def main(argv: list[str] | None = None) -> int:
         return compare_policy(args)
     summary_path = args.summary or args.out.with_suffix(".md")
     setup = load_setup()
+    before = _old_game(args.before) if args.before else None
     challenges = [c.strip() for c in args.challenges.split(",") if c.strip()]
     rows = []
     t_start = time.perf_counter()
@@ -127,8 +138,20 @@ def main(argv: list[str] | None = None) -> int:
                             f"{kind}_stars": ev["stars"], f"{kind}_seconds": round(secs, 2)})
             ev_r = evaluate(setup, play_policy(setup, market, ch, "random"), ch, market)
             row.update(random_score=ev_r["score"], random_mission_met=ev_r["mission_met"], random_stars=ev_r["stars"])
+        if before is not None:
+            market = draw_market(seed, setup.tileset, setup.ruleset)
+            for kind in ("online", "greedy"):
+                t0 = time.perf_counter()
+                lay = before.play_policy(setup, market, ch, "rollout" if kind == "online" else "greedy")
+                secs = time.perf_counter() - t0
+                ev = evaluate(setup, lay, ch, market)  # today's referee judges both
+                row.update({f"before_{kind}_score": ev["score"] if ev["legal"] else None,
+                            f"before_{kind}_mission_met": ev["mission_met"], f"before_{kind}_seconds": round(secs, 2)})
         if row.get("pf_score") is not None:
             row["gap_pf_online"] = row["pf_score"] - row["online_score"]
+            # the best layout found on this seed by anything in this run (mission met)
+            row["best_found"] = max([row["pf_score"]] + [row[k] for k in ("before_online_score", "before_greedy_score")
+                                                         if row.get(k) is not None and row.get(k.replace("score", "mission_met"))])
         row["gap_online_random"] = row["online_score"] - row["random_score"]
         rows.append(row)
         # every finished seed is on disk at once: a long run that is stopped keeps what it measured
@@ -198,6 +221,8 @@ def summarise(rows, args, setup, seconds, argv) -> str:
         "Numbers are about the STAND-IN tile catalogues and the assumed core values (instances/desert/ruleset.toml).",
         "",
     ]
+    if any(r.get("before_online_score") not in (None, "") for r in rows):
+        lines += _before_after(rows, args, setup)
     for cid in sorted({r["challenge"] for r in rows}, key=CHALLENGES.index):
         rs = [r for r in rows if r["challenge"] == cid]
         pf = [r for r in rs if r.get("pf_score") not in (None, "") or r.get("pf_proof")]
@@ -254,6 +279,42 @@ def summarise(rows, args, setup, seconds, argv) -> str:
             "",
         ]
     return "\n".join(lines) + "\n"
+
+
+def _before_after(rows, args, setup) -> list[str]:
+    """The policies before issue 33 (``--before``) and today's, side by side on the same seeds."""
+    out = [
+        "## The policies before and after issue 33", "",
+        f"Before = `solver/desert/game.py` of commit {args.before} (loaded from git; the last round ranked on the "
+        "estimate with pawn points counted twice, pawns placed token by token); after = this tree (the last round "
+        "ranked on the referee's final score, the round's pawns the best assignment of its tokens, exactly). Both "
+        "play the same seeds' markets and are judged by today's referee. Best found = the best layout of the "
+        "perfect-foresight run (which starts from today's policies) or either policy before, on the seeds that "
+        "have a perfect-foresight run.", "",
+        "| challenge | policy | seeds | mean before | mean after | after - before (mean) | seeds better / worse "
+        "| mission met before / after | gap to best found before / after (seeds) |",
+        "|---|---|---|---|---|---|---|---|---|",
+    ]
+    for cid in sorted({r["challenge"] for r in rows}, key=CHALLENGES.index):
+        rs = [r for r in rows if r["challenge"] == cid and r.get("before_online_score") not in (None, "")]
+        for key, label in (("online", "rollout"), ("greedy", "greedy")):
+            pairs = [(r[f"before_{key}_score"], r[f"{key}_score"]) for r in rs]
+            if not pairs:
+                continue
+            diff = [a - b for b, a in pairs]
+            best = [r for r in rs if r.get("best_found") not in (None, "")]
+            gaps = ""
+            if best:
+                gb = statistics.mean(r["best_found"] - r[f"before_{key}_score"] for r in best)
+                ga = statistics.mean(r["best_found"] - r[f"{key}_score"] for r in best)
+                gaps = f"{gb:.1f} / {ga:.1f} ({len(best)})"
+            out.append(
+                f"| {setup.challenges.get(cid).name} | {label} | {len(pairs)} | "
+                f"{statistics.mean(b for b, _ in pairs):.2f} | {statistics.mean(a for _, a in pairs):.2f} | "
+                f"{statistics.mean(diff):+.2f} | {sum(d > 0 for d in diff)} / {sum(d < 0 for d in diff)} | "
+                f"{sum(bool(r[f'before_{key}_mission_met']) for r in rs)} / {sum(bool(r[f'{key}_mission_met']) for r in rs)} "
+                f"| {gaps or '-'} |")
+    return out + [""]
 
 
 def scaling(args, argv) -> int:
@@ -345,16 +406,13 @@ def bound_ablation(args, argv) -> int:
     return 0
 
 
-def compare_policy(args) -> int:
-    """Online rollout policy of an older commit (its game.py, loaded from git) against the
-    current one on the same seeds; both judged by today's referee."""
+def _old_game(commit: str):
+    """solver/desert/game.py of an older commit, loaded from git beside today's modules."""
     import importlib.util
     import subprocess
     import tempfile
 
-    from solver.desert import game as new_game
-
-    src = subprocess.run(["git", "show", f"{args.compare_policy}:solver/desert/game.py"], cwd=ROOT,
+    src = subprocess.run(["git", "show", f"{commit}:solver/desert/game.py"], cwd=ROOT,
                          capture_output=True, text=True, check=True).stdout
     with tempfile.TemporaryDirectory() as tmp:
         path = pathlib.Path(tmp) / "old_desert_game.py"
@@ -363,6 +421,15 @@ def compare_policy(args) -> int:
         old_game = importlib.util.module_from_spec(spec)
         sys.modules["old_desert_game"] = old_game  # dataclasses look their module up there
         spec.loader.exec_module(old_game)
+    return old_game
+
+
+def compare_policy(args) -> int:
+    """Online rollout policy of an older commit (its game.py, loaded from git) against the
+    current one on the same seeds; both judged by today's referee."""
+    from solver.desert import game as new_game
+
+    old_game = _old_game(args.compare_policy)
     setup = load_setup()
     challenges = [c.strip() for c in args.challenges.split(",") if c.strip()]
     rows = []

@@ -26,7 +26,10 @@ def test_score_text_and_json_agree(run_cli, tmp_path):
     js = json.loads(run_cli("desert", "score", EXAMPLE, "--json").out)
     assert js["score"] == total and js["legal"] is True
     assert js["challenge"] == "lost-world" and js["stars"] == 0
-    assert {a["key"] for a in js["assumptions"]} >= {"openings_penalty", "pawn_points_per_connected", "play_area_bound"}
+    keys = {a["key"] for a in js["assumptions"]}
+    assert keys >= {"openings_penalty", "rectangle_points_per_tile"}
+    # only what the answer used: no pawn placed, no search
+    assert not keys & {"pawn_points_per_connected", "play_area_bound"}
 
 
 def test_score_reports_the_first_illegal_placement_with_exit_1(run_cli, tmp_path):
@@ -61,9 +64,19 @@ def test_solve_tiles_writes_a_layout_the_scorer_replays(run_cli, tmp_path):
 
 def test_game_prints_foresight_online_and_random(run_cli, tmp_path):
     out = tmp_path / "best.toml"
-    res = run_cli("desert", "game", "--challenge", "desert-of-death", "--seed", "3", "--time-limit", "1", "--json", "--out", out)
+    online_out = tmp_path / "online.toml"
+    res = run_cli("desert", "game", "--challenge", "desert-of-death", "--seed", "3", "--time-limit", "1", "--json", "--out", out,
+                  "--online-out", online_out)
     assert res.code == 0, res.err
     js = json.loads(res.out)
+    # the online policy's own game: its choice each round with the value of each column, and its layout
+    rounds = js["online"]["rounds"]
+    assert [t["round"] for t in rounds] == list(range(1, 9))
+    assert all(len(t["values"]) == 3 and 1 <= t["column"] <= 3 and t["value"] for t in rounds)
+    assert all(t["values"][t["column"] - 1] == max(v for v in t["values"] if v is not None) for t in rounds)
+    assert [r["column"] for r in js["online"]["layout"]["rounds"]] == [t["column"] for t in rounds]
+    replayed = json.loads(run_cli("desert", "score", online_out, "--json").out)
+    assert replayed["legal"] and replayed["score"] == js["online"]["score"]
     for key in ("challenge", "seed", "score", "stars", "proof", "bound", "seconds", "mission_met", "online", "random", "assumptions"):
         assert key in js
     assert js["proof"] in ("optimal", "feasible", "infeasible", "unknown")
@@ -85,6 +98,8 @@ def test_game_prints_foresight_online_and_random(run_cli, tmp_path):
     assert js["online"]["policy"] == "rollout" and js["greedy"]["score"] is not None
     text = run_cli("desert", "game", "--challenge", "desert-of-death", "--seed", "3", "--time-limit", "1", "--online", "greedy")
     assert "Perfect foresight" in text.out and "Online policy (greedy" in text.out and "Random legal placer" in text.out
+    assert text.out.startswith("Best score found: ")
+    assert "round by round" in text.out and "    round 8: column " in text.out and "online policy's play area" in text.out
     bad = run_cli("desert", "game", "--challenge", "desert-of-death", "--seed", "3", "--online", "oracle")
     assert bad.code == 2 and "--online" in bad.err
 
@@ -96,3 +111,36 @@ def test_solve_seed_is_plain_json(tmp_path):
     json.dumps(res)  # serialisable as it is, for batch runs
     assert res["challenge"] == "sharp-boundary" and res["seed"] == 5
     assert {"score", "stars", "proof", "bound", "seconds", "mission_met"} <= set(res)
+
+
+def test_a_mid_game_ceiling_holds_for_the_game_and_rules_out_star_levels(run_cli, tmp_path):
+    """desert ceiling: after k rounds of a seeded game, the line bound over the columns taken and the
+    rounds left is at least the final score of the game played on from there."""
+    from solver.desert.ceiling import ceiling
+    from solver.desert.game import evaluate, load_setup, play_policy
+    from solver.desert.layout import Layout
+    from solver.desert.market import draw_market
+
+    setup = load_setup()
+    ch = setup.challenges.get("lost-world")
+    market = draw_market(5, setup.tileset, setup.ruleset)
+    game = play_policy(setup, market, ch, "greedy")
+    final = evaluate(setup, game, ch, market)["score"]
+    seen = []
+    for k in (4, 7, 8):
+        prefix = Layout(game.start_at, game.start_rotation, game.rounds[:k], game.challenge, game.seed)
+        c = ceiling(setup, market, prefix, ch)
+        assert c["ceiling"] >= final and c["after_round"] == k
+        seen.append(c["ceiling"])
+    assert seen == sorted(seen, reverse=True)  # more rounds fixed, never a higher ceiling
+    path = tmp_path / "five.toml"
+    path.write_text(Layout(game.start_at, game.start_rotation, game.rounds[:5], game.challenge, game.seed).to_toml("5 rounds"))
+    res = run_cli("desert", "ceiling", path)
+    assert res.code == 0 and res.out.startswith("Ceiling: at most ") and "The Lost World:" in res.out
+    low = run_cli("desert", "ceiling", path, "--json")
+    js = json.loads(low.out)
+    assert js["ceiling"] >= final and set(js["stars"]) == {"1", "2", "3"}
+    unseeded = tmp_path / "no-seed.toml"
+    unseeded.write_text(path.read_text().replace("seed = 5", ""))
+    bad = run_cli("desert", "ceiling", unseeded)
+    assert bad.code == 2 and "seed" in bad.err

@@ -534,30 +534,37 @@ def build_model(problem: LayoutProblem) -> LayoutModel:
     elif ch is not None and ch.mission == "landmarks-one-group":
         marked = {c: expr(c, lambda t: int(bool(t.landmarks))) for c in cells}
         marked = {c: boolvar(f"marked_{c}", e) for c, e in marked.items() if not isinstance(e, int)}
+        # reading lost_world_group: the group runs through Landmark tiles only (default), or
+        # through any Desert tiles ("desert-tiles"; Landmarks sit on Desert tiles only)
+        via = marked if ch.group != "desert-tiles" else {c: lm.desert[c] for c in cells
+                                                          if not (isinstance(lm.desert[c], int) and not lm.desert[c])}
         if marked:
             M = len(marked)
             root = {c: m.NewBoolVar(f"lw_root_{c}") for c in marked}
             m.AddAtMostOne(root.values())
-            bal: dict[Cell, list] = {c: [] for c in marked}
+            bal: dict[Cell, list] = {c: [] for c in via}
             for c in marked:
                 m.AddImplication(root[c], marked[c])
                 # A root exists when any Landmark tile does.
                 m.Add(sum(root.values()) >= marked[c])
+            for c in via:
                 for d in DIRS:
                     nb = neighbour(c, d)
-                    if nb in marked:
+                    if nb in via:
                         f = m.NewIntVar(0, M, f"lw_flow_{c}_{d}")
-                        m.Add(f <= M * marked[c])
-                        m.Add(f <= M * marked[nb])
+                        m.Add(f <= M * via[c])
+                        m.Add(f <= M * via[nb])
                         bal[c].append(-f)
                         bal[nb].append(f)
-            for c in marked:
-                src = m.NewIntVar(0, M, f"lw_src_{c}")
-                m.Add(src <= M * root[c])
+            for c in via:
+                src = m.NewIntVar(0, M, f"lw_src_{c}") if c in marked else 0
+                if c in marked:
+                    m.Add(src <= M * root[c])
                 # Mission (The Lost World): "Every Landmark in your play area is part of a
                 # single orthogonally adjacent group": one unit reaches every Landmark tile
-                # from the root through Landmark tiles only.
-                m.Add(sum(bal[c]) + src == marked[c])
+                # from the root through Landmark tiles only (or Desert tiles, by the reading);
+                # a tile on the way without a Landmark passes on what it receives.
+                m.Add(sum(bal[c]) + src == (marked[c] if c in marked else 0))
     elif ch is not None and ch.mission == "desert-pawns-touch-core":
         for c in cells:
             holds = [v for (o, cc, d, k), v in lm.pawn.items() if cc == c and k in ch.pawn_kinds]

@@ -9,6 +9,7 @@ import typer
 
 from solver import progress
 from solver.board.errors import InputError
+from solver.report.output import check_output_paths
 
 desert_app = typer.Typer(
     name="desert",
@@ -27,6 +28,10 @@ CATALOGUE_OPT = typer.Option(
 )
 CHALLENGES_OPT = typer.Option(None, "--challenges", help="Challenges TOML (default: instances/desert/challenges.toml).")
 JSON_OPT = typer.Option(False, "--json", help="Print the result as JSON instead of text.")
+READING_OPT = typer.Option(
+    None, "--reading", metavar="NAME=VALUE",
+    help="A named reading of the Desert sheet, NAME=VALUE (repeatable), e.g. death-pawn-kinds=all; "
+    "`aos-solve readings desert` lists each with its sentence, default and values.")
 SVG_OPT = typer.Option(None, "--svg", help="Also draw the play area to this SVG file.")
 DETERMINISTIC_OPT = typer.Option(
     True,
@@ -53,10 +58,56 @@ def register(app: typer.Typer) -> None:
     app.add_typer(desert_app, name="desert")
 
 
-def _setup(ruleset, catalogue, challenges):
+def _setup(ruleset, catalogue, challenges, reading=None):
     from solver.desert.game import load_setup
 
-    return load_setup(ruleset, tuple(catalogue) if catalogue else None, challenges)
+    return load_setup(ruleset, tuple(catalogue) if catalogue else None, challenges, tuple(reading or ()))
+
+
+def readings_cmd(json_out: bool) -> None:
+    """`aos-solve readings desert`: the Desert's named readings (in instances/desert/ruleset.toml)."""
+    from solver.desert.readings import registry
+    from solver.desert.ruleset import load_ruleset
+
+    data = registry(load_ruleset())
+    if json_out:
+        typer.echo(json.dumps(data, indent=2))
+        return
+    out = []
+    for r in data:
+        out += [f"{r['name']} (desert; ruleset.toml [{r['field']}])",
+                f"  sheet ({r['sheet']}): \"{r['quote']}\"",
+                f"  default {r['default']}: {r['why_default']}"]
+        out += [f"  {v['name']}: {v['means']}" for v in r["values"]]
+        out.append("")
+    out.append("Give one with --reading NAME=VALUE (repeatable) on desert score, solve and game.")
+    typer.echo("\n".join(out))
+
+
+def _basis(setup, uses: set[str], missions: list[str]) -> dict:
+    from solver.desert.assumptions import used
+
+    return used(setup, uses, missions)
+
+
+def _basis_json(basis: dict) -> list[dict]:
+    """The assumed values an answer used, flat, each with its group (the JSON twin's `assumptions`)."""
+    return [{"group": g, "key": a["key"], "value": a["value"], "reason": a["reason"]}
+            for g, items in basis["assumed"].items() for a in items]
+
+
+def _basis_text(basis: dict) -> list[str]:
+    """Readings, then the assumed values, grouped; only what the answer used."""
+    rd = [f"{r['name']} {r['value']}" + (f" (set; default {r['default']})" if r["changed"] else "")
+          for r in basis["readings"]]
+    out = ["Readings: " + ", ".join(rd) + " (change with --reading NAME=VALUE; `aos-solve readings desert` "
+           "gives each one's sentence and meaning)"]
+    out.append("Assumptions this answer depends on (the core rulebook is not public; the reasons are in --json and "
+               "instances/desert/ruleset.toml):")
+    for group, items in basis["assumed"].items():
+        out.append(f"  {group}: " + "; ".join(
+            a["shown"] if a["key"] == "catalogue" else f"{a['key']} {a['shown']}" for a in items))
+    return out
 
 
 def _layout_json(layout) -> dict | None:
@@ -94,6 +145,20 @@ def _grid_text(area) -> list[str]:
     return lines
 
 
+def _stars(n: int) -> str:
+    return f"{n} star{'' if n == 1 else 's'}"
+
+
+def _headline(ev: dict, ch) -> str:
+    """The answer in one line: score, legality, mission and stars."""
+    line = f"Score: {_pts(ev['score'])}" + (", legal" if ev["legal"] else ", NOT legal (see below)")
+    if ch is not None:
+        line += f"; {ch.name}: mission {'met' if ev['mission_met'] else 'NOT met'} -> {_stars(ev['stars'])}"
+        if not ev.get("complete", True):
+            line += f" (unfinished game: {ev['rounds_played']} of {ev['rounds_total']} rounds)"
+    return line
+
+
 def _score_text(ev: dict, ch) -> list[str]:
     out = []
     if ev["legal"]:
@@ -111,10 +176,10 @@ def _score_text(ev: dict, ch) -> list[str]:
     for cid, m in ev["missions"].items():
         out.append(f"  {m['name']:<18}{'met' if m['met'] else 'NOT met':<9}{m['reason']}")
     if ch is not None:
-        th = ", ".join(f"{i} star{'s' if i > 1 else ''} at {t}" for i, t in enumerate(ch.thresholds, 1))
+        th = ", ".join(f"{_stars(i)} at {'' if ch.inclusive else 'above '}{t}" for i, t in enumerate(ch.thresholds, 1))
         out.append(
             f"Challenge {ch.name}: mission {'met' if ev['mission_met'] else 'NOT met'}, "
-            f"{_pts(ev['score'])} -> {ev['stars']} star{'s' if ev['stars'] != 1 else ''} ({th})"
+            f"{_pts(ev['score'])} -> {_stars(ev['stars'])} ({th})"
             + ("" if ev.get("complete", True) else
                f"; unfinished game ({ev['rounds_played']} of {ev['rounds_total']} rounds): no stars")
         )
@@ -140,13 +205,6 @@ def _pts(n: int) -> str:
     return f"{n} point{'' if abs(n) == 1 else 's'}"
 
 
-def _assumption_text(assumptions: list[dict]) -> list[str]:
-    out = ["Assumptions this result depends on (instances/desert/ruleset.toml, challenges.toml):"]
-    for a in assumptions:
-        out.append(f"  - {a['key']} = {a['value']}: {a['reason']}")
-    return out
-
-
 def _write_svg(path: pathlib.Path | None, area, title: str) -> None:
     if path is None or area is None:
         return
@@ -167,30 +225,36 @@ def score_cmd(
     ruleset: Optional[pathlib.Path] = RULESET_OPT,
     catalogue: Optional[list[pathlib.Path]] = CATALOGUE_OPT,
     challenges: Optional[pathlib.Path] = CHALLENGES_OPT,
+    reading: Optional[list[str]] = READING_OPT,
 ) -> None:
     """Check a play area placement by placement, score it line by line, check the missions and the stars.
 
     Exit code 0 when legal, 1 when a placement breaks a rule, 2 for broken input.
     """
+    from solver.desert.assumptions import uses_of_layout
     from solver.desert.game import evaluate
     from solver.desert.layout import load_layout
 
-    setup = _setup(ruleset, catalogue, challenges)
+    check_output_paths(("--svg", svg))
+    setup = _setup(ruleset, catalogue, challenges, reading)
     lay = load_layout(layout)
     cid = challenge or lay.challenge
     ch = setup.challenges.get(cid, "--challenge" if challenge else f"{layout}: challenge") if cid else None
     ev = evaluate(setup, lay, ch)
     _write_svg(svg, ev["_area"], f"{layout.name}: {_pts(ev['score'])}" + (f", {ch.name}" if ch else ""))
+    uses = uses_of_layout(lay, setup.tileset, lay.seed is not None) | ({"stars"} if ch else set())
+    basis = _basis(setup, uses, [c.mission for c in setup.challenges.items.values()])
     if as_json:
         out = _public(ev)
         out["layout_file"] = str(layout)
-        out["assumptions"] = setup.assumptions()
+        out["readings"] = basis["readings"]
+        out["assumptions"] = _basis_json(basis)
         typer.echo(json.dumps(out, indent=2))
     else:
-        lines = [f"Play area {layout}" + (f" (challenge: {ch.name})" if ch else "")]
+        lines = [_headline(ev, ch), f"Play area {layout}" + (f" (challenge: {ch.name})" if ch else "")]
         lines += _grid_text(ev["_area"])
         lines += _score_text(ev, ch)
-        lines += _assumption_text(setup.assumptions())
+        lines += _basis_text(basis)
         typer.echo("\n".join(lines))
     raise typer.Exit(0 if ev["legal"] else 1)
 
@@ -214,6 +278,9 @@ def _solve_text(res: dict, ch, title: str) -> list[str]:
     }[status]
     if res.get("from_hint"):
         words = "feasible: the starting layout; the search found nothing better in time"
+    head = (f"Best layout: {_pts(ev['score'])}" + ("" if ev["legal"] and ev["mission_met"] else " (mission NOT met)")
+            if ev is not None else "No layout")
+    out.insert(0, f"{head}; {words}; upper bound {res['bound'] if res['bound'] is not None else 'none'}")
     out.append(f"Solver: {words}; {res['seconds']} s")
     out.append(_mode_text(res))
     where = (" (any play area)" if res.get("bound_any_area") else "") if game_wide else " (within the play-area bound)"
@@ -242,7 +309,8 @@ def _solve_text(res: dict, ch, title: str) -> list[str]:
 def solve_cmd(
     challenge: str = typer.Option(..., "--challenge", help="sharp-boundary, lost-world or desert-of-death."),
     tiles: Optional[pathlib.Path] = typer.Option(
-        None, "--tiles", help="Tiles TOML: [[round]] tiles = [ids], tokens = [active tokens] (or flat tiles/tokens: one round)."
+        None, "--tiles", metavar="FILE",
+        help="Tiles TOML: \\[\\[round]] tiles = \\[ids], tokens = \\[active tokens] (or flat tiles/tokens: one round)."
     ),
     seed: Optional[int] = typer.Option(None, "--seed", help="Draw the solo market of this seed; the solver also chooses the column each round."),
     time_limit: float = typer.Option(30.0, "--time-limit", help="Seconds for CP-SAT (work units when deterministic)."),
@@ -253,6 +321,7 @@ def solve_cmd(
     ruleset: Optional[pathlib.Path] = RULESET_OPT,
     catalogue: Optional[list[pathlib.Path]] = CATALOGUE_OPT,
     challenges: Optional[pathlib.Path] = CHALLENGES_OPT,
+    reading: Optional[list[str]] = READING_OPT,
 ) -> None:
     """Find the best legal layout meeting the mission (positions, rotations, order, pawns); prove it or give the bound."""
     from solver.desert.game import load_tiles_file, perfect_foresight, solve_layout, star_reach
@@ -263,7 +332,7 @@ def solve_cmd(
     if (tiles is None) == (seed is None):
         raise InputError("give exactly one of --tiles FILE or --seed N", "desert solve")
     _check_time_limit(time_limit)
-    setup = _setup(ruleset, catalogue, challenges)
+    setup = _setup(ruleset, catalogue, challenges, reading)
     ch = setup.challenges.get(challenge)
     if tiles is not None:
         offers, _ = load_tiles_file(tiles, setup)
@@ -293,6 +362,8 @@ def solve_cmd(
             raise InputError(f"cannot write the layout ({err})", str(out)) from None
     if ev is not None:
         _write_svg(svg, ev["_area"], f"{ch.name}: {ev['score']} points, {res['status']}")
+    uses = {"always", "tokens", "pawns", "missions", "stars", "solver"} | ({"seed", "policy"} if seed is not None else set())
+    basis = _basis(setup, uses, [c.mission for c in setup.challenges.items.values()])
     if as_json:
         payload = {
             "challenge": ch.id,
@@ -310,11 +381,12 @@ def solve_cmd(
             "wall_capped": res.get("wall_capped"),
             "layout": _layout_json(res["layout"]),
             "evaluation": _public(ev),
-            "assumptions": setup.assumptions(),
+            "readings": basis["readings"],
+            "assumptions": _basis_json(basis),
         }
         typer.echo(json.dumps(payload, indent=2))
     else:
-        typer.echo("\n".join(_solve_text(res, ch, title) + _assumption_text(setup.assumptions())))
+        typer.echo("\n".join(_solve_text(res, ch, title) + _basis_text(basis)))
 
 
 @desert_app.command("game")
@@ -333,9 +405,13 @@ def game_cmd(
     out: Optional[pathlib.Path] = typer.Option(
         None, "--out", help="Write the perfect-foresight layout as a layout TOML (replayable with `score`)."
     ),
+    online_out: Optional[pathlib.Path] = typer.Option(
+        None, "--online-out", help="Write the online policy's layout as a layout TOML (replayable with `score`)."
+    ),
     ruleset: Optional[pathlib.Path] = RULESET_OPT,
     catalogue: Optional[list[pathlib.Path]] = CATALOGUE_OPT,
     challenges: Optional[pathlib.Path] = CHALLENGES_OPT,
+    reading: Optional[list[str]] = READING_OPT,
     quiet: bool = typer.Option(False, "--quiet", "-q", help="No progress line (it shows only on a terminal, on stderr)."),
     html: Optional[pathlib.Path] = typer.Option(
         None, "--html", help=(
@@ -349,20 +425,20 @@ def game_cmd(
     from solver.desert.market import draw_market
     from solver.report.output import check_output_paths, write_atomic
 
-    check_output_paths(("--html", html), ("--svg", svg), ("--out", out))
+    check_output_paths(("--html", html), ("--svg", svg), ("--out", out), ("--online-out", online_out))
     _check_time_limit(time_limit)
-    setup = _setup(ruleset, catalogue, challenges)
+    setup = _setup(ruleset, catalogue, challenges, reading)
     ch = setup.challenges.get(challenge)
     if online not in ("rollout", "greedy"):
         raise InputError(f"--online must be rollout or greedy (got {online!r})", "--online")
     with progress.shown(quiet):
         res = run_game(challenge, seed, time_limit, setup=setup, online_kind=online, deterministic=deterministic)
-    best = res["_layouts"]["best"]
+    best, online_layout = res["_layouts"]["best"], res["_layouts"]["online"]
     if best is not None and out is not None:
-        try:
-            out.write_text(best.to_toml(f"Perfect-foresight layout, seed {seed}, {ch.name} (from {res['best_from']})"), encoding="utf-8")
-        except OSError as err:
-            raise InputError(f"cannot write the layout ({err})", str(out)) from None
+        write_atomic(out, best.to_toml(f"Perfect-foresight layout, seed {seed}, {ch.name} (from {res['best_from']})"))
+    if online_out is not None:
+        write_atomic(online_out, online_layout.to_toml(
+            f"The {online} online policy's layout, seed {seed}, {ch.name}: {_pts(res['online']['score'])}"))
     if best is not None and svg is not None:
         ev = evaluate(setup, best, ch, draw_market(seed, setup.tileset, setup.ruleset))
         _write_svg(svg, ev["_area"], f"seed {seed}, {ch.name}: {ev['score']} points (perfect foresight)")
@@ -371,15 +447,20 @@ def game_cmd(
 
         write_atomic(html, game_page(setup, ch, res, draw_market(seed, setup.tileset, setup.ruleset)))
         res["html_file"] = str(html)
+    basis = _basis(setup, {"always", "seed", "tokens", "pawns", "missions", "stars", "solver", "policy"}, [ch.mission])
     if as_json:
         payload = {k: v for k, v in res.items() if not k.startswith("_")}
         payload["layout"] = _layout_json(best)
-        payload["assumptions"] = setup.assumptions()
+        payload["online"]["layout"] = _layout_json(online_layout)
+        payload["readings"] = basis["readings"]
+        payload["assumptions"] = _basis_json(basis)
         typer.echo(json.dumps(payload, indent=2))
         return
     th = ", ".join(f"{i}: {t}" for i, t in enumerate(ch.thresholds, 1))
-    lines = [f"Solo game, seed {seed}, challenge {ch.name} (stars at {th}); mission: {ch.quote}"]
     pf = res["score"]
+    lines = [f"Best score found: {pf if pf is not None else 'no layout meeting the mission'} -> {_stars(res['stars'])}"
+             f" (upper bound {res['bound']}; proof: {res['proof']}); the online policy: {_pts(res['online']['score'])}",
+             f"Solo game, seed {seed}, challenge {ch.name} (stars at {th}); mission: {ch.quote}"]
     lines.append(
         f"Perfect foresight: {pf if pf is not None else 'no layout meeting the mission found'}"
         f" -> {res['stars']} stars; proof: {res['proof']}; bound {res['bound']} "
@@ -409,7 +490,78 @@ def game_cmd(
     )
     if pf is not None:
         lines.append(f"Gap perfect foresight - online: {pf - on['score']}; online - random: {on['score'] - rd['score']}")
+    lines += _online_text(setup, on, online_layout, seed)
     lines.append(f"Seconds: {res['seconds']}")
     lines.append(_mode_text(res))
-    lines += _assumption_text(setup.assumptions())
+    lines += _basis_text(basis)
+    typer.echo("\n".join(lines))
+
+
+def _online_text(setup, on: dict, layout, seed: int) -> list[str]:
+    """The online policy's game: its choice each round with the value of each column, and its play area."""
+    from solver.desert.game import evaluate
+    from solver.desert.market import draw_market
+
+    out = [f"The online policy ({on['policy']}) round by round: the column taken (*) and the value it gave each column"]
+    basis = None
+    for t in on.get("rounds", []):
+        if t["value"] != basis:
+            basis = t["value"]
+            out.append(f"  valued by {basis}:")
+        vals = ", ".join("-" if v is None else (f"*{v:g}" if i + 1 == t["column"] else f"{v:g}")
+                         for i, v in enumerate(t["values"]))
+        out.append(f"    round {t['round']}: column {t['column']}; values {vals}")
+    ev = evaluate(setup, layout, None, draw_market(seed, setup.tileset, setup.ruleset))
+    out.append(f"The online policy's play area ({_pts(ev['score'])}; --online-out FILE writes it, replayable with "
+               "`desert score`):")
+    out += ["  " + line for line in _grid_text(ev["_area"])]
+    return out
+
+
+@desert_app.command("ceiling")
+def ceiling_cmd(
+    layout: pathlib.Path = typer.Argument(..., help="A seeded game in progress: a layout TOML with `seed` and the "
+                                          "rounds played so far (each naming its column)."),
+    challenge: Optional[str] = typer.Option(None, "--challenge", help="Challenge id (default: the layout's `challenge`)."),
+    as_json: bool = JSON_OPT,
+    ruleset: Optional[pathlib.Path] = RULESET_OPT,
+    catalogue: Optional[list[pathlib.Path]] = CATALOGUE_OPT,
+    challenges: Optional[pathlib.Path] = CHALLENGES_OPT,
+    reading: Optional[list[str]] = READING_OPT,
+) -> None:
+    """Mid-game ceiling: the most the game can still score from here (the line bound over the columns taken so far
+    and the seed's rounds left, for any play area), and which star levels it rules out."""
+    from solver.desert.ceiling import ceiling
+    from solver.desert.game import evaluate
+    from solver.desert.layout import load_layout
+    from solver.desert.market import draw_market
+
+    setup = _setup(ruleset, catalogue, challenges, reading)
+    lay = load_layout(layout)
+    if lay.seed is None:
+        raise InputError("a ceiling needs the seed's market: give the layout a top-level `seed`", str(layout))
+    cid = challenge or lay.challenge
+    ch = setup.challenges.get(cid, "--challenge" if challenge else f"{layout}: challenge") if cid else None
+    market = draw_market(lay.seed, setup.tileset, setup.ruleset)
+    ev = evaluate(setup, lay, ch, market)
+    if not ev["legal"]:
+        typer.echo(f"The game so far is not legal: {ev['violation']}")
+        raise typer.Exit(1)
+    res = ceiling(setup, market, lay, ch)
+    res["score_now"] = ev["score"]
+    basis = _basis(setup, {"always", "seed", "tokens", "pawns", "stars"} | ({"missions"} if ch else set()),
+                   [ch.mission] if ch else [])
+    if as_json:
+        res.update(layout_file=str(layout), readings=basis["readings"], assumptions=_basis_json(basis))
+        typer.echo(json.dumps(res, indent=2))
+        return
+    lines = [f"Ceiling: at most {_pts(res['ceiling'])} at the end of this game (proved: the line bound for any play "
+             f"area, over the columns taken in rounds 1 to {res['after_round']} and every column of the "
+             f"{res['rounds_left']} rounds left)",
+             f"Score of the play area now: {_pts(ev['score'])} after round {res['after_round']}"]
+    if ch is not None:
+        lines.append(f"{ch.name}: " + ", ".join(f"{_stars(int(k))} ({t}): {v}"
+                                                for (k, v), t in zip(res["stars"].items(), ch.thresholds)))
+    lines.append("The ceiling does not see where the tiles already lie, so it is loose early in a game.")
+    lines += _basis_text(basis)
     typer.echo("\n".join(lines))

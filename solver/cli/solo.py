@@ -165,6 +165,9 @@ def readings(map_name: Optional[str] = typer.Argument(None, help="Only the readi
              json_out: bool = typer.Option(False, "--json", help="Print the registry as JSON.")) -> None:
     """The named readings of the rule sheets: the sentence each interprets, its default and alternatives."""
     from solver.engine.readings import READINGS
+    if map_name == "desert":  # Railroad Tiles Desert: its readings live in instances/desert/ruleset.toml
+        from solver.cli.desert import readings_cmd
+        return readings_cmd(json_out)
     chosen = [r for r in READINGS if map_name is None or r.applies_to(map_name)]
     if map_name is not None and not chosen:
         raise InputError(f"no reading applies to {map_name!r}", "MAP")

@@ -69,7 +69,7 @@ class PlayArea:
                 return (
                     f"its {DIR_WORDS[d]} side ({mine}) touches the {DIR_WORDS[opposite(d)]} side ({theirs}) "
                     f"of {other.tile.id} at {neighbour(cell, d)}; touching sides must match "
-                    f"[ruleset side_matches, empty_may_touch_route={self.ruleset['empty_may_touch_route']}]"
+                    f"[ruleset side_matches, empty_may_touch_route {'yes' if self.ruleset['empty_may_touch_route'] else 'no'}]"
                 )
         if not touching and self.ruleset["must_touch_play_area"]:
             return "it touches no tile of the play area [ruleset must_touch_play_area]"

@@ -30,6 +30,8 @@ from solver.desert.tiles import (
 )
 
 DEFAULT_CATALOGUES = (DATA / "core-tiles.toml", DATA / "desert-tiles.toml")
+DEFAULT_OBJECTIVES = DATA / "objective-tiles.toml"
+OBJECTIVES = ("desert-temple", "desert-market", "great-oasis")
 
 
 def _tile(entry: dict, where: str, kind: str, ruleset: Ruleset) -> Tile:
@@ -42,7 +44,8 @@ def _tile(entry: dict, where: str, kind: str, ruleset: Ruleset) -> Tile:
         return val
 
     tile_id = need("id", str)
-    known = {"id", "name", "count", "sides", "routes", "pinpoints", "landmarks", "cities"}
+    known = {"id", "name", "count", "sides", "routes", "pinpoints", "landmarks", "cities"} | (
+        {"objective"} if kind == "objective" else set())
     for key in entry:
         if key not in known:
             raise InputError(f"unknown key `{key}`; expected one of {', '.join(sorted(known))}", where)
@@ -127,7 +130,17 @@ def _tile(entry: dict, where: str, kind: str, ruleset: Ruleset) -> Tile:
     count = entry.get("count", 1)
     if not isinstance(count, int) or isinstance(count, bool) or count < 1:
         raise InputError("`count` must be a whole number >= 1", f"{where}.count")
+    objective = ""
+    if kind == "objective":
+        objective = entry.get("objective")
+        if objective not in OBJECTIVES:
+            raise InputError(f"`objective` must be one of {', '.join(OBJECTIVES)}", f"{where}.objective")
+        if objective == "great-oasis" and not any(lm.type == "oasis" for lm in lms):
+            raise InputError("a Great Oasis tile needs an oasis landmark: 'This tile counts as an Oasis Landmark.'",
+                             f"{where}.landmarks")
+        kind = DESERT  # "Desert Objective tiles": placed as Desert tiles [ruleset objective_placement]
     return Tile(
+        objective=objective,
         id=tile_id,
         kind=kind,
         sides=tuple(sides),  # type: ignore[arg-type]
@@ -194,4 +207,29 @@ def load_catalogues(ruleset: Ruleset, paths: tuple[str | pathlib.Path, ...] | No
         raise InputError("need one core and one desert catalogue", ", ".join(str(p) for p in paths))
     if start is None:
         raise InputError("no [start] tile in the core catalogue", ", ".join(str(p) for p in paths))
-    return TileSet(tiles=tiles, start=start, sources=sources, stand_in=stand_in)
+    objectives = _load_objectives(ruleset, DEFAULT_OBJECTIVES, tiles, start, sources, stand_in)
+    return TileSet(tiles=tiles, start=start, sources=sources, stand_in=stand_in, objectives=objectives)
+
+
+def _load_objectives(ruleset: Ruleset, path: pathlib.Path, tiles, start, sources, stand_in) -> dict[str, Tile]:
+    """The Desert Objective tiles: their own catalogue, never in a bag."""
+    data = _read_toml(path)
+    head = data.get("catalogue")
+    if not isinstance(head, dict) or head.get("kind") != "objective" or not isinstance(head.get("stand_in"), bool):
+        raise InputError("needs a [catalogue] header with kind = \"objective\" and stand_in", f"{path}: [catalogue]")
+    stand_in[str(path)] = head["stand_in"]
+    out: dict[str, Tile] = {}
+    for i, entry in enumerate(data.get("tile", [])):
+        where = f"{path}: tile[{i}]"
+        if not isinstance(entry, dict):
+            raise InputError("each [[tile]] must be a table", where)
+        t = _tile(entry, where, "objective", ruleset)
+        if t.id in tiles or t.id in out or t.id == start.id:
+            raise InputError(f"tile id {t.id!r} is already used", f"{where}.id")
+        out[t.id] = t
+        sources[t.id] = str(path)
+    total = sum(t.count for t in out.values())
+    if total != ruleset["desert_objective_tiles"]:
+        raise InputError(f"the tile counts add up to {total}, but the game has {ruleset['desert_objective_tiles']} "
+                         "Desert Objective tiles [ruleset desert_objective_tiles]", str(path))
+    return out

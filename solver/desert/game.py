@@ -14,8 +14,9 @@ from dataclasses import dataclass
 
 from solver import progress
 from solver.board.errors import InputError
-from solver.desert import missions, scoring, tokens as token_stack
+from solver.desert import missions, readings as desert_readings, scoring, tokens as token_stack
 from solver.desert.catalogue import load_catalogues
+from solver.desert.ceiling import star_reach  # noqa: F401  (the CLI and tests ask game for it)
 from solver.desert.area import Pawn, PlayArea, token_allows
 from solver.desert.layout import Layout, PawnPlay, RoundPlay, TilePlay, active_slots, column_fits, column_shapes, replay
 from solver.desert.market import Market, RoundOffer, draw_market
@@ -48,9 +49,11 @@ class Setup:
         return out
 
 
-def load_setup(ruleset: str | None = None, catalogues: tuple[str, ...] | None = None, challenges: str | None = None) -> Setup:
-    rs = load_ruleset(ruleset)
-    return Setup(rs, load_catalogues(rs, catalogues or None), load_challenges(challenges))
+def load_setup(ruleset: str | None = None, catalogues: tuple[str, ...] | None = None, challenges: str | None = None,
+               readings: tuple[str, ...] | list[str] = ()) -> Setup:
+    """The data files, with the named readings ``NAME=VALUE`` set (solver.desert.readings)."""
+    rs = desert_readings.apply(load_ruleset(ruleset), readings)
+    return Setup(rs, load_catalogues(rs, catalogues or None), missions.under_readings(load_challenges(challenges), rs))
 
 
 # ----------------------------------------------------------------------------- judging a layout
@@ -83,6 +86,10 @@ def evaluate(setup: Setup, layout: Layout, challenge: Challenge | None, market: 
         out["notes"] = out["notes"] + [
             f"unfinished game: the record stops after round {len(layout.rounds)} of {n_rounds}; the score and the "
             "missions are of that play area, and an unfinished game earns no stars [ruleset rounds]"]
+    if challenge is not None and any(p.tile.objective for p in rep.area.grid.values()) and rep.legal:
+        rep.fail("objective tiles in a solo challenge: the solo challenges are played without objectives "
+                 "[ruleset objectives_used]")
+        out["legal"], out["violation"] = rep.legal, rep.violation
     if challenge is not None:
         met = rep.legal and mres[challenge.id].met
         out["challenge"] = challenge.id
@@ -562,33 +569,6 @@ def solve_layout(
     return out
 
 
-def star_reach(ch: Challenge, status: str, best: int | None, bound: int | None, mission_met: bool,
-               game_wide: bool = True, any_area_bound: int | None = None, box: tuple[int, int] | None = None) -> dict:
-    """For each star threshold: reached / not reachable / unknown.
-
-    "not reachable" needs a proof that holds for the game: a bound for ANY play area
-    below the threshold (``any_area_bound``, the line bound without a box), or a finished
-    search (optimal / infeasible) whose box holds every layout (``game_wide``).  A finished
-    search inside the assumed play-area box proves nothing about the game, whose play
-    area is unbounded (a straight line of 13 tiles leaves a 6x6 box): it is "unknown",
-    with the boxed result named."""
-    out = {}
-    for i, t in enumerate(ch.thresholds, start=1):
-        if best is not None and mission_met and best >= t:
-            out[str(i)] = "reached"
-        elif any_area_bound is not None and any_area_bound < t:
-            out[str(i)] = f"not reachable (the bound for any play area, {any_area_bound}, is below {t})"
-        elif status in ("optimal", "infeasible") and game_wide:
-            out[str(i)] = "not reachable"
-        elif status in ("optimal", "infeasible"):
-            where = f"the {box[0]}x{box[1]} box" if box else "the play-area box"
-            out[str(i)] = (f"unknown (not reachable within {where}, proved; the game's play area is unbounded, "
-                           "so that is no proof for the game)")
-        else:
-            out[str(i)] = "unknown"
-    return out
-
-
 def solve_seed(challenge: str, seed: int, time_limit: float, deterministic: bool = True) -> dict:
     """One seeded solo game, as a plain JSON-serialisable dict (for batch runs).
 
@@ -718,7 +698,8 @@ def run_game(
     market = draw_market(seed, setup.tileset, setup.ruleset)
     tp = time.perf_counter()
     progress.note(f"playing the game with the {online_kind} policy")
-    online = play_policy(setup, market, ch, online_kind)
+    trace: list[dict] = []
+    online = play_policy(setup, market, ch, online_kind, trace=trace)
     online_s = time.perf_counter() - tp
     ev_o = evaluate(setup, online, ch, market)
     known = [(f"online policy ({online_kind})", online)]
@@ -759,6 +740,8 @@ def run_game(
             "mission_met": ev_o["mission_met"],
             "stars": ev_o["stars"],
             "seconds": round(online_s, 2),
+            # its choice each round: the column taken and the value of each column (what the value is: "value")
+            "rounds": trace,
         },
         "greedy": other,
         "random": {"score": ev_r["score"], "legal": ev_r["legal"], "mission_met": ev_r["mission_met"], "stars": ev_r["stars"]},

@@ -252,7 +252,7 @@ def replay(layout: Layout, tileset: TileSet, ruleset: Ruleset, market=None, obse
                 raise InputError(f"`column` must be 1..{len(offer.columns)} (got {rp.column})", f"{rp.where}.column")
             if tokens is not None and sorted(tokens) != sorted(offer.tokens):
                 raise InputError(
-                    f"`tokens` {tokens} differ from the seed's active tokens {list(offer.tokens)}", f"{rp.where}.tokens"
+                    f"`tokens` {_words(tokens)} differ from the seed's active tokens {_words(offer.tokens)}", f"{rp.where}.tokens"
                 )
             tokens = list(offer.tokens)
             supply = list(offer.columns[rp.column - 1])
@@ -274,7 +274,7 @@ def replay(layout: Layout, tileset: TileSet, ruleset: Ruleset, market=None, obse
                     f"({tileset.sources.get(tp.tile, 'loaded catalogue')}) has {tt.count} "
                     f"[catalogue count: each physical tile is placed at most once]"
                 )
-            if offer is not None:
+            if offer is not None and not tt.objective:  # objective tiles come from outside the market
                 if tp.tile in supply:
                     supply.remove(tp.tile)
                 else:
@@ -287,7 +287,7 @@ def replay(layout: Layout, tileset: TileSet, ruleset: Ruleset, market=None, obse
             if n_st > ruleset["desert_station_tokens"]:
                 rep.fail(f"{where}: needs Desert Station number {n_st}, the game has {ruleset['desert_station_tokens']} [ruleset desert_station_tokens]")
         if offer is not None and supply and not ruleset["taken_tiles_optional"]:
-            rep.fail(f"round {rp.number}: tiles {supply} of the taken column were not placed [ruleset taken_tiles_optional]")
+            rep.fail(f"round {rp.number}: tiles {_words(supply)} of the taken column were not placed [ruleset taken_tiles_optional]")
         # pawns, in order, after the tiles
         left = list(tokens) if tokens is not None else None
         for pp in rp.pawns:
@@ -312,7 +312,7 @@ def replay(layout: Layout, tileset: TileSet, ruleset: Ruleset, market=None, obse
                 if pp.token in left:
                     left.remove(pp.token)
                 else:
-                    rep.fail(f"{where}: no unused {pp.token} token in this round's active area {tokens}")
+                    rep.fail(f"{where}: no unused {pp.token} token in this round's active area ({_words(tokens)})")
             if kind == "camel" and area.camels() >= ruleset["camel_pawns"]:
                 rep.fail(f"{where}: the game has only {ruleset['camel_pawns']} camel pawns [ruleset camel_pawns]")
             pawn = Pawn(pp.at, pp.pinpoint, kind, pp.token, rp.number)
@@ -324,6 +324,10 @@ def replay(layout: Layout, tileset: TileSet, ruleset: Ruleset, market=None, obse
         if observe is not None:
             observe(rp, area, tokens)
     return rep
+
+
+def _words(items) -> str:
+    return ", ".join(map(str, items)) if items else "none"
 
 
 def active_slots(round_no: int, ruleset: Ruleset) -> int:
@@ -339,7 +343,7 @@ def _check_round_record(rp: RoundPlay, ruleset: Ruleset, tileset: TileSet, rep: 
     if rp.tokens is not None:
         if len(rp.tokens) > slots:
             rep.fail(
-                f"round {rp.number} ({rp.where}): {len(rp.tokens)} active tokens {rp.tokens}, but the active area "
+                f"round {rp.number} ({rp.where}): {len(rp.tokens)} active tokens ({_words(rp.tokens)}), but the active area "
                 f"holds {slots} in round {rp.number} [ruleset active_area_size, tokens_revealed_per_round]"
             )
         if swap["remove"] in rp.tokens:
@@ -358,7 +362,9 @@ def _check_round_record(rp: RoundPlay, ruleset: Ruleset, tileset: TileSet, rep: 
                 f"round {rp.number} ({pp.where}): placed with a {pp.token} token, but the Desert expansion removes "
                 f"them [ruleset desert_token_swap]"
             )
-    kinds = [tileset.get(tp.tile).kind for tp in rp.tiles if tileset.get(tp.tile) is not None]
+    # what one column holds (objective tiles are not from the market: ruleset objective_placement)
+    kinds = [tileset.get(tp.tile).kind for tp in rp.tiles
+             if tileset.get(tp.tile) is not None and not tileset.get(tp.tile).objective]
     if not column_fits(kinds, ruleset):
         rep.fail(
             f"round {rp.number} ({rp.where}): {len(kinds)} tiles ({kinds.count('core')} core + "

@@ -1,6 +1,7 @@
 """The three Desert solo challenges: missions and star thresholds (from challenges.toml)."""
 from __future__ import annotations
 
+import dataclasses
 import pathlib
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
@@ -24,11 +25,16 @@ class Challenge:
     quote: str
     thresholds: tuple[int, ...]
     pawn_kinds: tuple[str, ...] = ()
+    inclusive: bool = True  # reading thresholds_inclusive: a star at a score of at least (else above) its threshold
+    group: str = "landmark-tiles"  # reading lost_world_group: what the Lost World's group runs through
+
+    def reaches(self, score: int, threshold: int) -> bool:
+        return score >= threshold if self.inclusive else score > threshold
 
     def stars(self, score: int, met: bool, failed_stars: int = 0) -> int:
         if not met:
             return failed_stars
-        return sum(1 for t in self.thresholds if score >= t)
+        return sum(1 for t in self.thresholds if self.reaches(score, t))
 
 
 @dataclass
@@ -75,6 +81,19 @@ def load_challenges(path: str | pathlib.Path | None = None) -> Challenges:
     return Challenges(items, fs, Rule("mission_failed_stars", fs, "assumed", stars["reason"]), path)
 
 
+def under_readings(challenges: Challenges, rs) -> Challenges:
+    """The challenges as the ruleset's readings read them (death_pawn_kinds,
+    thresholds_inclusive, lost_world_group)."""
+    items = {}
+    for cid, ch in challenges.items.items():
+        kinds = ch.pawn_kinds
+        if ch.mission == "desert-pawns-touch-core" and rs["death_pawn_kinds"] == "all":
+            kinds = tuple(k for k in PAWN_KINDS if k in kinds or k == "train")
+        items[cid] = dataclasses.replace(ch, pawn_kinds=kinds, inclusive=rs["thresholds_inclusive"] == "at-least",
+                                         group=rs["lost_world_group"])
+    return dataclasses.replace(challenges, items=items)
+
+
 # ----------------------------------------------------------------------------- checks
 @dataclass
 class MissionResult:
@@ -113,8 +132,8 @@ def _boundary(ch: Challenge, area: "PlayArea") -> MissionResult:
         return MissionResult(True, f"{_n(len(cells), 'Desert tile')} next to regular tiles, all in column x={cells[0][0]}")
     return MissionResult(
         False,
-        f"the Desert tiles next to regular tiles, {', '.join(map(str, cells))}, span rows {sorted(rows)} "
-        f"and columns {sorted(cols)}: not a single row or column",
+        f"the Desert tiles next to regular tiles, {_cells(cells)}, span rows {_list(sorted(rows))} "
+        f"and columns {_list(sorted(cols))}: not a single row or column",
     )
 
 
@@ -122,13 +141,22 @@ def _landmarks(ch: Challenge, area: "PlayArea") -> MissionResult:
     cells = {c for c, p in area.grid.items() if p.tile.landmarks}
     if not cells:
         return MissionResult(True, "no Landmark in the play area")
-    groups = orthogonal_groups(cells)
     n = sum(len(area.grid[c].tile.landmarks) for c in cells)
+    if ch.group == "desert-tiles":
+        # reading lost_world_group = desert-tiles: the group may run through Desert tiles without a Landmark
+        desert = {c for c, p in area.grid.items() if p.tile.kind == DESERT}
+        groups = [g for g in orthogonal_groups(desert | cells) if set(g) & cells]
+        if len(groups) == 1:
+            return MissionResult(True, f"{_n(n, 'Landmark')} on {_n(len(cells), 'tile')}, all in one orthogonally "
+                                       "adjacent group of Desert tiles")
+        return MissionResult(False, f"the Landmark tiles lie in {len(groups)} separate groups of Desert tiles: "
+                             + "; ".join(_cells(sorted(set(g) & cells)) for g in groups))
+    groups = orthogonal_groups(cells)
     if len(groups) == 1:
         return MissionResult(True, f"{_n(n, 'Landmark')} on {_n(len(cells), 'tile')} forming one orthogonally adjacent group")
     return MissionResult(
         False,
-        f"the Landmark tiles form {len(groups)} separate groups: " + "; ".join(", ".join(map(str, g)) for g in groups),
+        f"the Landmark tiles form {len(groups)} separate groups: " + "; ".join(_cells(g) for g in groups),
     )
 
 
@@ -151,6 +179,15 @@ def _pawns(ch: Challenge, area: "PlayArea") -> MissionResult:
     if not count:
         return MissionResult(True, f"no pawn ({'/'.join(ch.pawn_kinds)}) on a Desert tile")
     return MissionResult(True, f"{_n(count, 'pawn')} ({'/'.join(ch.pawn_kinds)}) on Desert tiles, each next to a regular tile")
+
+
+def _cells(cells) -> str:
+    return ", ".join(f"({x}, {y})" for x, y in cells)
+
+
+def _list(vals) -> str:
+    vals = [str(v) for v in vals]
+    return vals[0] if len(vals) == 1 else ", ".join(vals[:-1]) + " and " + vals[-1]
 
 
 def _n(k: int, word: str) -> str:

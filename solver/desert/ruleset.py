@@ -66,6 +66,21 @@ REQUIRED: dict[str, type | tuple[type, ...]] = {
     "mission_vacuous_met": bool,
     "missions_judged_on": str,
     "policy_start_rotation": int,
+    "death_pawn_kinds": str,
+    "lost_world_landmarks": str,
+    "lost_world_group": str,
+    "thresholds_inclusive": str,
+    "catalogue_features": str,
+    "desert_objective_tiles": int,
+    "objective_tiles_per_set": int,
+    "objective_points": int,
+    "objective_placement": str,
+    "temple_landmarks": int,
+    "temple_connection": str,
+    "market_trail_segments": int,
+    "market_segment": str,
+    "great_oasis_camels": int,
+    "great_oasis_surround": str,
 }
 
 
@@ -76,9 +91,20 @@ class Rule:
     source: str
     note: str  # the quote or the reason
     quote: str = ""  # a reading's sheet sentence (its `note` is the reason for the default)
+    name: str = ""  # a reading's name on the command line (--reading NAME=VALUE)
+    options: tuple[tuple[str, str], ...] = ()  # a reading's implemented values: (value name, what it means)
+    not_implemented: str = ""  # a reading's other value(s), named but refused
+    default: str = ""  # a reading's value name in the ruleset file (before --reading)
 
-    def describe(self) -> str:
-        return f"{self.key} = {self.value!r} ({self.source}: {self.note})"
+    def value_name(self) -> str:
+        return value_name(self.value)
+
+
+def value_name(value: Any) -> str:
+    """A reading's value as written on the command line: true/false, numbers, words."""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    return str(value)
 
 
 class Ruleset:
@@ -156,7 +182,13 @@ def load_ruleset(path: str | pathlib.Path | None = None) -> Ruleset:
             raise InputError(f"source {source!r} needs a non-empty `{note_key}`", where)
         if source == "reading" and not (isinstance(entry.get("quote"), str) and entry["quote"].strip()):
             raise InputError("a reading needs the sheet's sentence as a non-empty `quote`", where)
-        rules[key] = Rule(key, entry["value"], source, note.strip(), str(entry.get("quote", "")).strip())
+        extra = {}
+        if source == "reading":
+            extra = _reading_fields(entry, where)
+            if value_name(entry["value"]) not in dict(extra["options"]):
+                raise InputError(f"the reading's value {value_name(entry['value'])!r} is not among its options "
+                                 f"({', '.join(dict(extra['options']))})", where)
+        rules[key] = Rule(key, entry["value"], source, note.strip(), str(entry.get("quote", "")).strip(), **extra)
     for key, typ in REQUIRED.items():
         if key not in rules:
             raise InputError(f"missing rule [{key}]", str(path))
@@ -166,6 +198,20 @@ def load_ruleset(path: str | pathlib.Path | None = None) -> Ruleset:
     rs = Ruleset(rules, path)
     _validate(rs)
     return rs
+
+
+def _reading_fields(entry: dict, where: str) -> dict:
+    """A reading's command-line name, its implemented values with their meaning, the rest."""
+    name, options = entry.get("name"), entry.get("options")
+    if not (isinstance(name, str) and name.strip()):
+        raise InputError("a reading needs a `name` (its name on the command line)", where)
+    if not (isinstance(options, dict) and options and all(isinstance(v, str) for v in options.values())):
+        raise InputError("a reading needs `options`: a table of its implemented values and what each means", where)
+    other = entry.get("not_implemented", "")
+    if not isinstance(other, str):
+        raise InputError("`not_implemented` must be a string", where)
+    return {"name": name.strip(), "options": tuple(options.items()), "not_implemented": other.strip(),
+            "default": value_name(entry["value"])}
 
 
 def _validate(rs: Ruleset) -> None:
@@ -206,11 +252,9 @@ def _validate(rs: Ruleset) -> None:
         "pawn_network": "all-routes",
         "landmark_active": "connected-to-desert-station",
         "start_tile_kind": "core",
-        "station_supply_exhausted": "illegal",
-        "sharp_boundary_adjacency": "orthogonal",
-        "missions_judged_on": "final-play-area",
-        "mission_vacuous_met": True,
-        "policy_start_rotation": 0,
+        "objective_placement": "like-a-desert-tile",
+        "temple_connection": "all-routes",
+        "market_segment": "trail-route-of-a-tile",
     }
     for key, val in fixed.items():
         if rs[key] != val:
@@ -218,7 +262,8 @@ def _validate(rs: Ruleset) -> None:
     if not rs["pawns_after_tiles"]:
         raise bad("pawns_after_tiles", "only true is implemented")
     if rs["objectives_used"]:
-        raise bad("objectives_used", "objective tiles are not implemented")
+        raise bad("objectives_used", "only false is implemented: the solo challenges are scored without objective "
+                  "tiles (a play area scored without a challenge may hold them)")
     if rs["city_min_group"] not in (1, 2):
         raise bad("city_min_group", "the layout model supports groups of at least 1 or 2 tiles")
     if rs["tokens_revealed_per_round"] != 1:

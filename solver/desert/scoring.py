@@ -7,7 +7,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-from solver.desert import network
+from solver.desert import network, objectives
 from solver.desert.tiles import DESERT, DIRS, EMPTY, HIGHWAY, RAILROAD, TRAIL, neighbour, opposite, orthogonal_groups
 
 if TYPE_CHECKING:
@@ -158,7 +158,17 @@ def score_total(area: "PlayArea") -> int:
                 counts[typ] = counts.get(typ, 0) + 1
         total += landmark_sets(counts, rs["landmark_set_points"])[0]
     total -= rs["openings_penalty"] * len(openings(area))
+    total += objectives.points(area)
     return total
+
+
+def _count(n: int, word: str) -> str:
+    return f"{n} {word}{'' if n == 1 else 's'}"
+
+
+def _and(vals) -> str:
+    vals = [str(v) for v in vals]
+    return vals[0] if len(vals) == 1 else ", ".join(vals[:-1]) + " and " + vals[-1]
 
 
 def final_score(area: "PlayArea") -> ScoreReport:
@@ -196,7 +206,9 @@ def final_score(area: "PlayArea") -> ScoreReport:
             "cities",
             "city groups",
             pts,
-            f"groups of {scoring_groups} tiles score (at least {rs['city_min_group']} tiles, {rs['city_points_per_icon']} per icon)"
+            f"{_count(len(scoring_groups), 'group')} of "
+            + _and(sorted(scoring_groups, reverse=True)) + f" tiles score (at least {rs['city_min_group']} tiles, "
+            f"{rs['city_points_per_icon']} per icon)"
             if scoring_groups
             else f"no group of at least {rs['city_min_group']} city tiles",
         )
@@ -214,7 +226,7 @@ def final_score(area: "PlayArea") -> ScoreReport:
             "landmarks",
             "landmarks",
             lm_pts,
-            f"{len(lms)} landmarks, {n_active} active; sets "
+            f"{_count(len(lms), 'landmark')}, {n_active} active; sets "
             + (", ".join(f"{'+'.join(s)} -> {rs['landmark_set_points'][len(s) - 1]}" for s in sets) if sets else "none"),
         )
     )
@@ -226,10 +238,20 @@ def final_score(area: "PlayArea") -> ScoreReport:
             "openings",
             "openings",
             -rs["openings_penalty"] * len(ops),
-            f"{len(ops)} open railroad/highway ends, -{rs['openings_penalty']} each (desert trails not counted)",
+            f"{len(ops)} open railroad/highway end{'' if len(ops) == 1 else 's'}, -{rs['openings_penalty']} each "
+            "(desert trails not counted)",
         )
     )
     rep.facts["openings"] = len(ops)
+    # objectives (only when objective tiles are placed; never in the solo challenges)
+    judged = objectives.judge(area)
+    if judged:
+        met = [o for o in judged if o["met"]]
+        rep.lines.append(Line("objectives", "objectives", sum(o["points"] for o in judged),
+                              "; ".join(f"{o['objective']} at ({o['at'][0]}, {o['at'][1]}) "
+                                        f"{'met' if o['met'] else 'NOT met'}: {o['reason']}" for o in judged)
+                              + f" ({len(met)} met, {rs['objective_points']} each)"))
+        rep.facts["objectives"] = judged
     rep.facts["tiles"] = len(area.grid)
     rep.facts["desert_tiles"] = sum(1 for p in area.grid.values() if p.tile.kind == DESERT)
     return rep

@@ -102,6 +102,7 @@ class Tile:
     count: int = 1
     rotation: int = 0
     name: str = ""
+    objective: str = ""  # a Desert Objective tile: desert-temple, desert-market or great-oasis
 
     def rotated(self, r: int) -> "Tile":
         """This tile type turned to absolute rotation ``r`` (0..3)."""
@@ -118,6 +119,7 @@ class Tile:
             count=self.count,
             rotation=r % 4,
             name=self.name,
+            objective=self.objective,
         )
 
     @cached_property
@@ -171,11 +173,12 @@ class TileSet:
     start: Tile
     sources: dict[str, str] = field(default_factory=dict)  # tile id -> catalogue file
     stand_in: dict[str, bool] = field(default_factory=dict)  # catalogue file -> is a stand-in
+    objectives: dict[str, Tile] = field(default_factory=dict)  # the Desert Objective tiles (never in a bag)
 
     def get(self, tile_id: str) -> Tile | None:
         if tile_id == self.start.id:
             return self.start
-        return self.tiles.get(tile_id)
+        return self.tiles.get(tile_id) or self.objectives.get(tile_id)
 
     def bag(self, kind: str) -> list[str]:
         """Every physical tile of a kind, as ids (a type with count 3 appears 3 times)."""

@@ -35,7 +35,9 @@ def first_inconsistent_round(
 
 def explained(stack: list[str], window: int, listed: list[list[str] | None], used: list[list[str]]) -> bool:
     """Is there a reveal order of ``stack`` whose windows hold every listed round's tokens
-    exactly and every round's pawn tokens (a multiset inside the window)?"""
+    (exactly when the list is as long as the window, else as a part of it: a tiles file may
+    name only the tokens it means to use, or none) and every round's pawn tokens (a
+    multiset inside the window)?"""
     kinds = tuple(sorted(set(stack)))
     counts = Counter(stack)
     want = [None if t is None else Counter(t) for t in listed]
@@ -54,8 +56,12 @@ def explained(stack: list[str], window: int, listed: list[list[str] | None], use
                 continue
             win = tail + (k,)
             have = Counter(win)
-            if want[r] is not None and have != want[r]:
-                continue
+            if want[r] is not None:
+                # a full list is the window itself; a shorter one, the tokens the record names (a part of it)
+                if sum(want[r].values()) >= len(win) and have != want[r]:
+                    continue
+                if any(have[t] < c for t, c in want[r].items()):
+                    continue
             if any(have[t] < c for t, c in need[r].items()):
                 continue
             nxt = win[len(win) - (window - 1):] if window > 1 else ()
@@ -81,11 +87,11 @@ def why(stack: list[str], window: int, listed: list[list[str] | None], used: lis
             return (f"{c} pawns placed with {k} tokens by round {r}, but the stack holds {counts.get(k, 0)} {k} "
                     f"tokens, each active for at most {window} rounds (at most {most} placements)")
     prev = listed[r - 2] if r >= 2 else None
-    if tokens is not None and prev is not None:
+    if tokens is not None and prev is not None and len(tokens) == min(r, window) and len(prev) == min(r - 1, window):
         added = Counter(tokens) - Counter(prev)
         dropped = Counter(prev) - Counter(tokens)
         if sum(added.values()) > 1 or sum(dropped.values()) > (1 if len(prev) >= window else 0):
-            return (f"active tokens {tokens} do not slide on from round {r - 1}'s {prev}: one token is revealed a "
+            return (f"active tokens {', '.join(tokens)} do not slide on from round {r - 1}'s {', '.join(prev)}: one token is revealed a "
                     f"round{' and the oldest leaves' if len(prev) >= window else ''}")
     return (f"no order of the {len(stack)} tokens ({stack_text}) reveals, one a round into a {window}-slot active "
             f"area, tokens that hold rounds 1..{r}'s listed tokens and pawns")

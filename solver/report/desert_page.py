@@ -49,11 +49,17 @@ def replay_rounds(setup, layout, challenge, market=None) -> tuple[list[DesertRou
     return rounds, ev
 
 
-def _split_assumptions(setup) -> tuple[list[dict], list[dict]]:
-    """The game's named readings (the sheet reads two ways) apart from its plain assumptions."""
-    readings = {r.key for r in setup.ruleset.assumptions() if r.source == "reading"}
-    items = setup.assumptions()
-    return [a for a in items if a["key"] in readings], [a for a in items if a["key"] not in readings]
+def _split_assumptions(setup, challenge) -> tuple[list[dict], list[dict]]:
+    """The readings and the assumed values a whole seeded game rests on (solver.desert.assumptions)."""
+    from solver.desert.assumptions import used
+
+    basis = used(setup, {"always", "seed", "tokens", "pawns", "missions", "stars", "solver", "policy"},
+                 [challenge.mission] if challenge is not None else [])
+    rd = [{"key": r["name"], "value": r["value"] + (f" (set; default {r['default']})" if r["changed"] else ""),
+           "reason": r["means"]} for r in basis["readings"]]
+    assumed = [{"key": a["key"], "value": a["shown"], "reason": a["reason"]}
+               for items in basis["assumed"].values() for a in items]
+    return rd, assumed
 
 
 def _verdict(data: dict, ch, drawn: str) -> tuple[str, list]:
@@ -83,7 +89,7 @@ def desert_page(setup, layout, challenge, data: dict, market=None, drawn: str = 
     out = page_start(title)
     head, facts = _verdict(data, ch, drawn)
     out.append(f"<p class='verdict'>{escape(head)}</p>" + kv_table(facts))
-    readings, assumed = _split_assumptions(setup)
+    readings, assumed = _split_assumptions(setup, challenge)
     if readings:
         out.append("<h2>Readings of the rule sheet</h2>" + kv_table(
             (a["key"], f"{a['value']}: {a['reason']}") for a in readings))
