@@ -57,6 +57,7 @@ async function loadBoard(id) {
 
 function showBoard(info) {
   S.board = info;
+  $("answer").hidden = true;
   $("board-svg").innerHTML = info.svg;
   const diff = $("difficulty");
   diff.innerHTML = "";
@@ -234,6 +235,8 @@ async function solve() {
 function startJob(r, errorField) {
   if (!r.ok) { say(errorField, r.data.error); return; }
   S.job = r.data.id;
+  $("answer").hidden = true;
+  say("solve-error", "");
   $("progress").innerHTML = "";
   $("cancel").disabled = false;
   $("solve").disabled = true;
