@@ -177,3 +177,100 @@ def test_the_app_in_a_browser(browser, app_url):
     jobs = app.extensions["aos_jobs"]
     assert all(not j.process.is_alive() for j in jobs.jobs.values())
     assert d.execute_script("return fetch('/api/boards').then(r => r.status)") == 200
+
+
+def open_page(driver, name: str) -> None:
+    driver.find_element("id", f"nav-{name}").click()
+    wait_for(f"the {name} page", lambda: driver.find_element("id", f"page-{name}").is_displayed())
+
+
+def test_the_desert_advice_in_a_browser(browser, app_url):
+    """One round entered from the palette: the advice is advise()'s, the record is kept for the next round."""
+    from solver.desert.advise import advise
+    from solver.desert.game import load_setup
+    from solver.desert.layout import Layout
+    url, _ = app_url
+    d = browser
+    d.get(url)
+    open_page(d, "desert")
+    wait_for("the palette", lambda: d.find_elements("id", "tile-C21"))
+    columns = [["C21", "D06"], ["C19", "D23", "D22"], ["C04", "C19", "C01", "D01"]]
+    for k, col in enumerate(columns, start=1):
+        d.find_element("id", f"desert-col-{k}").click()
+        for tile in col:
+            d.find_element("id", f"tile-{tile}").click()
+    d.find_element("id", "token-camel").click()
+    select(d, "desert-challenge", "lost-world")
+    d.find_element("id", "desert-advise").click()
+    wait_for("the advice", lambda: "take column" in text(d, "desert-advice-title"))
+    setup = load_setup()
+    expected = advise(setup, Layout(challenge="lost-world"), columns, ["camel"],
+                      setup.challenges.get("lost-world", "test"))
+    assert text(d, "desert-advice-title") == f"Round 1: take column {expected['column']}"
+    assert f"Score so far, replayed by the referee: {expected['score_after']}" in text(d, "desert-score")
+    shot(d, "desert")
+    d.find_element("id", "desert-accept").click()
+    assert "[[round]]" in d.find_element("id", "desert-record").get_attribute("value")
+    assert text(d, "desert-round") == "Round 2 of 8"
+    # a bad round: four tokens cannot be active in round 2
+    d.find_element("id", "desert-col-1").click()
+    d.find_element("id", "tile-C02").click()
+    for token in ("camel", "star", "car", "car"):
+        d.find_element("id", f"token-{token}").click()
+    d.find_element("id", "desert-advise").click()
+    wait_for("the token message", lambda: "active tokens in round 2" in text(d, "desert-error"))
+
+
+def test_the_board_editor_in_a_browser(browser, app_url, tmp_path):
+    """Open a board, paint, place, break and mend it with live messages, save a file `map validate` accepts."""
+    from solver.cli import run
+    url, _ = app_url
+    d = browser
+    d.get(url)
+    open_page(d, "editor")
+    d.find_element("id", "editor-file").send_keys(str(INSTANCES / "tiny" / "tiny-island.toml"))
+    wait_for("the check", lambda: "valid (Tiny Island)" in text(d, "editor-status"))
+
+    def hexagon(name):
+        target = d.find_element("css selector", f'#editor-svg .edit-hex[data-hex="{name}"]')
+        d.execute_script("arguments[0].dispatchEvent(new MouseEvent('click', {bubbles: true}))", target)
+
+    d.find_element("id", "tool-mountain").click()
+    hexagon("B2")
+    d.find_element("id", "tool-city").click()
+    hexagon("D2")                                   # no name yet
+    assert "Give the city's name first" in text(d, "editor-click-error")
+    d.find_element("id", "editor-feature-name").send_keys("Yellow 9")
+    select(d, "editor-city-colour", "yellow")
+    d.find_element("id", "editor-edition").send_keys("transcribed in the test")
+    hexagon("D2")
+    d.find_element("id", "tool-impassable").click()
+    hexagon("A1")
+    hexagon("E2")                                   # not neighbours
+    assert "not neighbours" in text(d, "editor-click-error")
+    hexagon("B1")
+    hexagon("B2")
+    d.find_element("id", "tool-erase").click()
+    hexagon("A1")                                   # Red 1 is named by the difficulties: the file breaks
+    wait_for("the validator's message", lambda: "Red 1" in text(d, "editor-error"))
+    assert d.find_element("id", "editor-save").get_attribute("disabled")
+    d.find_element("id", "tool-city").click()
+    name = d.find_element("id", "editor-feature-name")
+    name.clear()
+    name.send_keys("Red 1")
+    select(d, "editor-city-colour", "red")
+    hexagon("A1")
+    wait_for("a valid board again", lambda: "valid (Tiny Island)" in text(d, "editor-status"))
+    assert "4 cities" in text(d, "editor-status") and "1 impassable sides" in text(d, "editor-status")
+    shot(d, "editor")
+    d.find_element("id", "editor-save").click()
+    saved = wait_for("the saved file", lambda: d.execute_script("return window.lastSavedBoard"))
+    board = tmp_path / "edited.toml"
+    board.write_text(saved)
+    assert run(["map", "validate", str(board)]) == 0
+    import tomllib
+    doc = tomllib.loads(saved)
+    placed = {c["name"]: c for c in doc["cities"]}
+    assert placed["Yellow 9"]["source"] == "printed-board" and placed["Yellow 9"]["board"] == "transcribed in the test"
+    assert placed["Blue 1"]["source"] == "assumed"  # untouched entries keep their source
+    assert doc["grid"]["source"] == "printed-board" and doc["impassable"][0]["between"] == ["B1", "B2"]

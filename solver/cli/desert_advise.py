@@ -84,6 +84,7 @@ def advice_text(data: dict) -> list[str]:
                      f"{p['pinpoint']}, {p['points']} point(s)")
     if not data["pawns"]:
         lines.append("  no pawn can score this round")
+    lines.append("  (positions (x, y) count tiles from the start tile at (0, 0): x to the right, y down)")
     lines.append("Columns compared (" + data["value_basis"] + "): " + ", ".join(
         f"{c['column']}: {c['value']}" for c in data["columns"]))
     before = "" if data["score_before"] is None else f" (was {data['score_before']})"

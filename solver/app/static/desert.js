@@ -108,6 +108,7 @@
     if (a.tiles_left_out) list.appendChild(el("li", {}, `${a.tiles_left_out} tile(s) of the column fit nowhere: leave them out`));
     for (const p of a.pawns) list.appendChild(el("li", {}, `pawn: ${p.kind} with the ${p.token} token on (${p.at[0]}, ${p.at[1]}) pinpoint ${p.pinpoint}, ${p.points} point(s)`));
     if (!a.pawns.length) list.appendChild(el("li", {}, "no pawn can score this round"));
+    list.appendChild(el("li", {class: "muted"}, "positions (x, y) count tiles from the start tile at (0, 0): x to the right, y down"));
     list.appendChild(el("li", {class: "muted"}, "columns compared (" + a.value_basis + "): " + a.columns.map((c) => `${c.column}: ${c.value}`).join(", ")));
     say("desert-score", `Score so far, replayed by the referee: ${a.score_after}` + (a.score_before === null ? "" : ` (was ${a.score_before})`) +
       ". The advice is the online greedy policy of `desert game`, not a proof of the best move.");

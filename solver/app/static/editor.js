@@ -9,7 +9,7 @@
       <fieldset>
         <legend>Start from</legend>
         <label class="upload">a board file <input type="file" id="editor-file" accept=".toml"></label>
-        <p>or a blank grid: <select id="editor-ruleset"><option>easter-island</option><option>zoo</option></select>
+        <p>or a blank grid: <select id="editor-ruleset"><option value="easter-island">easter-island</option><option value="zoo">zoo</option></select>
           <input type="number" id="editor-cols" value="8" min="1" max="60" style="width:4em"> columns ×
           <input type="number" id="editor-rows" value="6" min="1" max="60" style="width:4em"> rows
           <button id="editor-blank">Blank grid</button></p>
@@ -20,7 +20,7 @@
         <div id="editor-tool-buttons"></div>
         <label>Name <input id="editor-feature-name" placeholder="e.g. Red 3"></label>
         <label>City colour <select id="editor-city-colour"><option value="">none (any good)</option>
-          <option>red</option><option>blue</option><option>yellow</option><option>purple</option><option>black</option></select></label>
+          <option value="red">red</option><option value="blue">blue</option><option value="yellow">yellow</option><option value="purple">purple</option><option value="black">black</option></select></label>
         <label>City number <input id="editor-city-number" style="width:4em"></label>
         <label>Region <input id="editor-city-region" placeholder="western"></label>
         <label>Danger (Zoo) <input type="number" id="editor-city-danger" min="0" style="width:4em"></label>
