@@ -85,10 +85,14 @@ def serve(port: int = 0, open_browser: bool = False, quiet: bool = False) -> str
     from solver.interrupt import Interrupted
     if quiet:
         logging.getLogger("werkzeug").setLevel(logging.WARNING)
-    try:
+    import socket
+    try:  # werkzeug would print its own advice and exit 1 on a busy port: say it our way, exit 2
+        with socket.socket() as probe:
+            probe.bind((HOST, port))
         server, app = make_server(port)
-    except OSError as err:
-        raise InputError(f"cannot listen on {HOST}:{port} ({err.strerror}); pick another port or leave --port out "
+    except (OSError, SystemExit) as err:
+        why = getattr(err, "strerror", None) or "the port is in use"
+        raise InputError(f"cannot listen on {HOST}:{port} ({why}); pick another port or leave --port out "
                          "for a free one", "--port") from None
     url = f"http://{HOST}:{server.server_port}/"
     print(f"aos-solve app: {url}  (Ctrl-C stops it)", flush=True)
