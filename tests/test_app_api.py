@@ -164,3 +164,62 @@ def test_one_solve_per_tab_and_cancel_stops_the_worker(app, client):
     process = app.extensions["aos_jobs"].jobs[job_id].process
     assert not process.is_alive()
     assert client.get(f"/api/jobs/{job_id}/plan.json").status_code == 404
+
+
+def test_zoo_answer_is_the_cli_json_answer(client, capsys):
+    """The Zoo goes through the same path: drawn with a seed, solved as `aos-solve zoo --seed N --json`."""
+    tiny_zoo = INSTANCES / "tiny" / "tiny-zoo.toml"
+    board = upload(client, tiny_zoo).get_json()
+    assert board["food_only"] is True
+    difficulty = next(iter(board["difficulties"]))
+    start = client.post("/api/solve", json={"tab": "t-zoo", "board": board["id"], "difficulty": difficulty,
+                                            "seed": 4})
+    assert start.status_code == 202, start.get_json()
+    job = wait(client, start.get_json()["id"])
+    assert job["state"] == "done", job
+    expected = cli_json(capsys, "zoo", "--instance", str(tiny_zoo), "-d", difficulty, "--seed", "4", "--json",
+                        "--quiet")
+    assert strip(job["answer"]) == strip(expected)
+
+
+def test_desert_advice_api_is_the_advise_command(client, capsys):
+    columns = [["C21", "D06"], ["C19", "D23", "D22"], ["C04", "C19", "C01", "D01"]]
+    answer = client.post("/api/desert/advise", json={"record": "", "columns": columns, "tokens": ["camel"],
+                                                     "challenge": "lost-world"})
+    assert answer.status_code == 200, answer.get_json()
+    data = answer.get_json()
+    assert data.pop("svg").startswith("<svg")
+    args = ["desert", "advise", "--tokens", "camel", "--challenge", "lost-world", "--json"]
+    for col in columns:
+        args += ["--columns", ",".join(col)]
+    assert data == cli_json(capsys, *args)
+    # the kept record goes on to round 2; a bad record or tile is a message at its field
+    again = client.post("/api/desert/advise", json={"record": data["record"], "columns": [["C02", "D01"]],
+                                                    "tokens": ["camel", "star"]}).get_json()
+    assert again["round"] == 2
+    bad = client.post("/api/desert/advise", json={"record": "[[round]\n", "columns": columns, "tokens": []})
+    assert bad.status_code == 400 and bad.get_json()["field"] == "record"
+    bad = client.post("/api/desert/advise", json={"record": "", "columns": [["XX1"]], "tokens": []})
+    assert bad.status_code == 400 and bad.get_json()["field"] == "columns" and "XX1" in bad.get_json()["error"]
+
+
+def test_editor_saves_only_what_map_validate_accepts(client, tmp_path):
+    opened = client.post("/api/editor/open", data={"file": (io.BytesIO(TINY.read_bytes()), "tiny.toml")},
+                         content_type="multipart/form-data").get_json()
+    model = opened
+    model["doc"]["towns"] = []                      # a blank town list: dropped from the file
+    model["doc"]["cities"].append({"name": "Red 1", "hex": "E2", "source": "printed-board"})
+    check = client.post("/api/editor/check", json={"model": model}).get_json()
+    assert not check["ok"] and "Red 1" in check["error"] and "tiny.toml" in check["error"]
+    save = client.post("/api/editor/save", json={"model": model})
+    assert save.status_code == 400 and save.get_json()["field"] == "save"
+    model["doc"]["cities"][-1]["name"] = "Red 9"
+    model["terrain"][1][4] = "mountain"
+    model["grid_edited"] = True
+    save = client.post("/api/editor/save", json={"model": model})
+    assert save.status_code == 200 and save.headers["Content-Disposition"] == 'attachment; filename="tiny.toml"'
+    path = tmp_path / "tiny.toml"
+    path.write_bytes(save.get_data())
+    assert run(["map", "validate", str(path)]) == 0
+    blank = client.post("/api/editor/blank", json={"ruleset": "zoo", "columns": 99, "rows": 3})
+    assert blank.status_code == 400 and blank.get_json()["field"] == "columns"
