@@ -223,3 +223,14 @@ def test_editor_saves_only_what_map_validate_accepts(client, tmp_path):
     assert run(["map", "validate", str(path)]) == 0
     blank = client.post("/api/editor/blank", json={"ruleset": "zoo", "columns": 99, "rows": 3})
     assert blank.status_code == 400 and blank.get_json()["field"] == "columns"
+
+
+@pytest.mark.parametrize("settings, field", [({"time_limit": "soon"}, "time_limit"), ({"time_limit": 0}, "time_limit"),
+                                             ({"work": 0}, "work"), ({"cp_time": -1}, "cp_time"),
+                                             ({"rounds": "many"}, "rounds"), ({"time_limit": "nan"}, "time_limit")])
+def test_bad_settings_are_refused_at_the_field_before_any_worker_starts(app, client, settings, field):
+    running = len(app.extensions["aos_jobs"].jobs)
+    answer = client.post("/api/solve", json={"tab": "t-set", "board": "easter-island", "difficulty": "easy",
+                                             "seed": 1, **settings})
+    assert answer.status_code == 400 and answer.get_json()["field"] == field
+    assert len(app.extensions["aos_jobs"].jobs) == running

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from flask import Blueprint, Response, current_app, jsonify, request
 
+from solver.app import checks
 from solver.board.board import COLOURS
 from solver.board.errors import InputError
 
@@ -119,10 +120,9 @@ def setup_check():
 def setup_draw():
     """Draw the cubes with a seed, as `--seed N` does (under the bag reading chosen)."""
     from solver.engine.setup import draw_setup, setup_to_json
-    from solver.app.work import _seed
     data = body()
     _, inst, difficulty, rules = _setup_request(data)
-    seed = _seed(data.get("seed", 1))
+    seed = checks.seed(data.get("seed", 1))
     setup = draw_setup(inst, difficulty, seed, rules=rules) if inst.scenario.ruleset == "easter-island" \
         else draw_setup(inst, difficulty, seed)
     return jsonify({"seed": seed, "setup": setup_to_json(inst, setup)})
@@ -143,6 +143,7 @@ def solve():
     """Start a solve in a worker process; 202 with the job, then poll /api/jobs/ID."""
     data = body()
     board_id, inst, difficulty, rules = _setup_request(data)
+    checks.settings(data)                              # bad settings: a message at the field now, no worker
     request_ = {"board_path": str(_boards().path(board_id)), "difficulty": difficulty,
                 "readings": _readings(data), **{k: data[k] for k in SETTINGS if data.get(k) not in (None, "")}}
     if data.get("setup") is not None:
@@ -150,8 +151,7 @@ def solve():
         setup_from_mapping(inst, difficulty, data["setup"], "setup", rules)   # bad setup: message now, no worker
         request_["setup"] = data["setup"]
     else:
-        from solver.app.work import _seed
-        request_["seed"] = _seed(data.get("seed", 1))
+        request_["seed"] = checks.seed(data.get("seed", 1))
     title = f"{inst.board.name}, {difficulty}"
     return _start(_tab(data), title, request_)
 
@@ -180,6 +180,7 @@ def play_along():
     result = replay(inst, plan)                      # checked here too, so a bad edit answers at once
     if result.error is not None:
         raise InputError(f"the plan so far is not legal: {result.error}", "play along")
+    checks.settings(data)
     request_ = {"board_path": str(_boards().path(board_id)), "prefix": prefix,
                 **{k: data[k] for k in SETTINGS if data.get(k) not in (None, "")}}
     return _start(_tab(data), f"{inst.board.name}, from round {len(plan.rounds) + 1}", request_)

@@ -14,6 +14,7 @@ import time
 import traceback
 
 from solver import interrupt, progress
+from solver.app import checks
 from solver.board.errors import InputError
 from solver.games import load_instance
 
@@ -21,10 +22,6 @@ from solver.games import load_instance
 import solver.solo.easter_island  # noqa: F401,E402
 import solver.solo.zoo  # noqa: F401,E402
 import solver.report.plan_pages  # noqa: F401,E402
-
-# The command line's defaults and limits (solver/cli/solo.py), so an app solve is a CLI solve.
-DEFAULTS = {"time_limit": 60.0, "work": 10000, "cp_time": 1.0, "cp_workers": 1, "plan_cp_time": 10.0,
-            "shares_cp_time": 0.0}
 
 
 def run(conn, kind: str, request: dict) -> None:
@@ -45,17 +42,6 @@ def run(conn, kind: str, request: dict) -> None:
         conn.send(("failed", f"internal error ({type(err).__name__}); the server log has the details"))
     finally:
         conn.close()
-
-
-def _number(request: dict, key: str, kind=float, low=None):
-    value = request.get(key, DEFAULTS[key])
-    try:
-        value = kind(value)
-    except (TypeError, ValueError):
-        raise InputError(f"expected a number, got {value!r}", key) from None
-    if low is not None and value < low:
-        raise InputError(f"expected at least {low}, got {value}", key)
-    return value
 
 
 def solve(request: dict) -> tuple[dict, str, dict | None]:
@@ -81,13 +67,11 @@ def solve(request: dict) -> tuple[dict, str, dict | None]:
             return zoo_answer_json(inst, difficulty, cubes, answer, rules, seed)
     else:
         raise InputError(f"the app solves Easter Island and Zoo boards, not {ruleset}", "board")
-    time_limit = _number(request, "time_limit", float, 0.1)
-    rounds = request.get("rounds")
-    rounds = None if rounds in (None, "") else _rounds(rounds)
-    budget, params = solve_mode(True, _number(request, "work", int), _number(request, "cp_time", float),
-                                _number(request, "cp_workers", int),
-                                *((_number(request, "plan_cp_time", float), _number(request, "shares_cp_time", float))
-                                  if ruleset == "easter-island" else ()))
+    given = checks.settings(request)
+    time_limit, rounds = given["time_limit"], given["rounds"]
+    budget, params = solve_mode(True, given["work"], given["cp_time"], given["cp_workers"],
+                                *((given["plan_cp_time"], given["shares_cp_time"]) if ruleset == "easter-island"
+                                  else ()))
     start = None
     if request.get("prefix") is not None:
         with tempfile.TemporaryDirectory() as tmp:
@@ -106,7 +90,7 @@ def solve(request: dict) -> tuple[dict, str, dict | None]:
         if request.get("setup") is not None:
             cubes, seed = setup_from_mapping(inst, difficulty, request["setup"], "setup", rules), None
         else:
-            seed = 1 if seed in (None, "") else _seed(seed)
+            seed = 1 if seed in (None, "") else checks.seed(seed)
             cubes = draw_setup(inst, difficulty, seed, rules=rules) if ruleset == "easter-island" \
                 else draw_setup(inst, difficulty, seed)
     answer = analyse(inst, difficulty, cubes, rules, rounds=rounds, time_limit=time_limit, budget=budget,
@@ -117,24 +101,3 @@ def solve(request: dict) -> tuple[dict, str, dict | None]:
     plan = answer.plan.to_json(inst) if answer.plan else None
     return data, plan_page(inst, answer.plan, data), plan
 
-
-def _rounds(value) -> int:
-    try:
-        value = int(value)
-    except (TypeError, ValueError):
-        raise InputError(f"expected a whole number of rounds, got {value!r}", "rounds") from None
-    if value < 1:
-        raise InputError(f"expected at least 1 round, got {value}", "rounds")
-    return value
-
-
-def _seed(value) -> int:
-    if isinstance(value, bool):
-        raise InputError(f"expected a whole number, got {value!r}", "seed")
-    try:
-        value = int(value)
-    except (TypeError, ValueError):
-        raise InputError(f"expected a whole number, got {value!r}", "seed") from None
-    if value < 0:
-        raise InputError(f"expected a seed of 0 or more, got {value}", "seed")
-    return value
