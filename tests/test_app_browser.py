@@ -158,11 +158,11 @@ def test_the_app_in_a_browser(browser, app_url):
     select(d, "from-round", "2")
     d.find_element("id", "from-here").click()
     wait_for("the answer from round 2", lambda: job_state(d) == "done" and "from round 2" in text(d, "verdict"))
+    shot(d, "play-along", "answer")
     d.find_element("id", "prefix").clear()
     d.find_element("id", "prefix").send_keys("{not json")
     d.find_element("id", "from-here").click()
     wait_for("the prefix message", lambda: "not valid JSON" in text(d, "from-error"))
-    shot(d, "play-along", "play-along")
 
     # -- a long solve (the real Easter Island, hard) shows progress and is cancelled
     select(d, "board", "easter-island")
