@@ -154,15 +154,27 @@ def test_the_app_in_a_browser(browser, app_url):
     d.switch_to.default_content()
     shot(d, "answer", "answer")
 
-    # -- play along from round 2: the referee replays round 1, the solvers go on
+    # -- play along from round 2, saying what actually happened in round 1 (one more share issued)
     select(d, "from-round", "2")
+    shares = d.find_element("css selector", '#prefix-rounds tr[data-round="1"] .p-shares')
+    played = int(shares.get_attribute("value")) + 1
+    shares.clear()
+    shares.send_keys(str(played))
+    ships = d.find_element("css selector", '#prefix-rounds tr[data-round="1"] .p-ship')
+    original = ships.get_attribute("value")
+    ships.send_keys("\nA1 red")                      # a shipment line missing its route
+    assert "expected FROM CUBE ROUTE" in text(d, "from-error")
+    ships.clear()
+    ships.send_keys("A1 yellow A1-C1")               # no yellow cube there: the referee refuses it
+    d.find_element("id", "from-here").click()
+    wait_for("the referee's message", lambda: "not legal" in text(d, "from-error"))
+    ships.clear()
+    ships.send_keys(original)
     d.find_element("id", "from-here").click()
     wait_for("the answer from round 2", lambda: job_state(d) == "done" and "from round 2" in text(d, "verdict"))
+    replanned = json.loads(d.execute_script("return JSON.stringify(S.plan)"))
+    assert replanned["rounds"][0]["shares"] == played   # the round as played, kept in the new plan
     shot(d, "play-along", "answer")
-    d.find_element("id", "prefix").clear()
-    d.find_element("id", "prefix").send_keys("{not json")
-    d.find_element("id", "from-here").click()
-    wait_for("the prefix message", lambda: "not valid JSON" in text(d, "from-error"))
 
     # -- a long solve (the real Easter Island, hard) shows progress and is cancelled
     select(d, "board", "easter-island")

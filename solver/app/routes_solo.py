@@ -61,6 +61,7 @@ def board_info(board_id: str, inst) -> dict:
                           "colour": getattr(feature, "colour", None)})
     return {
         "id": board_id, "name": board.name, "ruleset": ruleset, "rounds": inst.scenario.rounds,
+        "actions": list(inst.scenario.actions),
         "difficulties": {name: {str(h): n for h, n in sorted(d.cubes.items())} for name, d in inst.difficulties.items()},
         "colours": list(COLOURS), "default_bag": bag_for(inst, Rules()),
         "food_only": ruleset == "zoo",

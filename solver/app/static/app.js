@@ -314,16 +314,71 @@ async function showAnswer(job) {
   }
 }
 
+// The rounds played so far as a form: shares, action, target, each build path on a line, each shipment on a line
+// ("FROM CUBE ROUTE", with a fourth word for a discount hex, or "pass" / "locomotive"). The JSON below is what is
+// sent; the form rewrites it on every change.
+function shipText(s) {
+  if (typeof s === "string") return s;
+  return [s.from, s.cube, s.route, s.discount].filter((x) => x).join(" ");
+}
 function fillPrefix() {
   const r = Number($("from-round").value);
-  const prefix = {...S.plan, rounds: S.plan.rounds.slice(0, r - 1)};
-  $("prefix").value = JSON.stringify(prefix, null, 2);
+  const rounds = S.plan.rounds.slice(0, r - 1);
+  const t = $("prefix-rounds");
+  t.innerHTML = "<tr><th>round</th><th>shares</th><th>action</th><th>target</th><th>build (a path a line)</th>" +
+    "<th>shipments (FROM CUBE ROUTE, pass, locomotive: one a line)</th></tr>";
+  const list = el("datalist", {id: "actions-list"});
+  for (const a of S.board.actions || []) list.appendChild(el("option", {value: a}));
+  t.appendChild(list);
+  rounds.forEach((rd, i) => {
+    const tr = el("tr", {"data-round": i + 1});
+    tr.appendChild(el("td", {}, String(i + 1)));
+    const cell = (node) => { const td = el("td", {}); td.appendChild(node); tr.appendChild(td); return node; };
+    cell(el("input", {type: "number", min: 0, value: rd.shares, class: "p-shares", style: "width:4em"}));
+    cell(el("input", {value: rd.action || "", class: "p-action", list: "actions-list", style: "width:8em", placeholder: "none"}));
+    cell(el("input", {value: rd.target || "", class: "p-target", style: "width:4em"}));
+    cell(el("textarea", {class: "p-build", rows: Math.max(2, rd.build.length), cols: 16})).value = rd.build.join("\n");
+    cell(el("textarea", {class: "p-ship", rows: Math.max(2, rd.ship.length), cols: 26})).value = rd.ship.map(shipText).join("\n");
+    t.appendChild(tr);
+  });
+  t.querySelectorAll("input, textarea").forEach((x) => x.addEventListener("input", formToJson));
+  $("prefix").value = JSON.stringify({...S.plan, rounds}, null, 2);
   say("from-error", "");
+}
+function formToJson() {
+  say("from-error", "");
+  const rounds = [];
+  for (const tr of $("prefix-rounds").querySelectorAll("tr[data-round]")) {
+    const n = tr.dataset.round;
+    const lines = (cls) => tr.querySelector(cls).value.split("\n").map((x) => x.trim()).filter((x) => x);
+    const ship = [];
+    for (const line of lines(".p-ship")) {
+      const w = line.split(/\s+/);
+      if (w.length === 1) ship.push(w[0]);
+      else if (w.length === 3 || w.length === 4) {
+        const s = {from: w[0], cube: w[1], route: w[2]};
+        if (w[3]) s.discount = w[3];
+        ship.push(s);
+      } else { say("from-error", `round ${n}, shipment '${line}': expected FROM CUBE ROUTE, 'pass' or 'locomotive'`); return; }
+    }
+    const shares = tr.querySelector(".p-shares").value;
+    if (!/^\d+$/.test(shares)) { say("from-error", `round ${n}: shares must be a whole number, got '${shares}'`); return; }
+    const rd = {shares: Number(shares), action: tr.querySelector(".p-action").value.trim() || null,
+      build: lines(".p-build"), ship};
+    const target = tr.querySelector(".p-target").value.trim();
+    if (target) rd.target = target;
+    rounds.push(rd);
+  }
+  $("prefix").value = JSON.stringify({...S.plan, rounds}, null, 2);
 }
 $("from-round").addEventListener("change", fillPrefix);
 $("prefix-file").addEventListener("change", async () => {
   const f = $("prefix-file").files[0];
-  if (f) $("prefix").value = await f.text();
+  if (f) {
+    $("prefix").value = await f.text();
+    $("prefix-rounds").innerHTML = "<tr><td>the loaded plan prefix is below, as JSON</td></tr>";
+    $("prefix").closest("details").open = true;
+  }
   $("prefix-file").value = "";
 });
 $("from-here").addEventListener("click", async () => {
