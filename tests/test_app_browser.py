@@ -23,8 +23,8 @@ CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
 DRIVER = shutil.which("chromedriver")
 
 
-def _browser_or_reason() -> str | None:
-    if CHROMIUM is None or DRIVER is None:
+def _browser_or_reason(chromium=CHROMIUM, driver=DRIVER) -> str | None:
+    if chromium is None or driver is None:
         return "no headless Chromium: install Debian's chromium and chromium-driver (.ci/run does)"
     try:
         import selenium  # noqa: F401
@@ -33,13 +33,29 @@ def _browser_or_reason() -> str | None:
     return None
 
 
+def browser_gate(environ, chromium=CHROMIUM, driver=DRIVER) -> tuple[str | None, str | None]:
+    """(None, None) to run; ("skip", why) outside CI without a browser; ("fail", why) under CI=true without one."""
+    reason = _browser_or_reason(chromium, driver)
+    if reason is None:
+        return None, None
+    return ("fail", f"CI must run the browser test: {reason}") if environ.get("CI") == "true" else ("skip", reason)
+
+
+def test_without_a_browser_ci_fails_and_a_developer_skips_with_the_reason():
+    assert browser_gate({"CI": "true"}, chromium=None) == (
+        "fail", "CI must run the browser test: no headless Chromium: install Debian's chromium and chromium-driver "
+        "(.ci/run does)")
+    action, why = browser_gate({}, driver=None)
+    assert action == "skip" and "chromium-driver" in why
+
+
 @pytest.fixture(scope="module")
 def browser():
-    reason = _browser_or_reason()
-    if reason is not None:
-        if os.environ.get("CI") == "true":
-            pytest.fail(f"CI must run the browser test: {reason}")
-        pytest.skip(reason)
+    action, why = browser_gate(os.environ)
+    if action == "fail":
+        pytest.fail(why)
+    if action == "skip":
+        pytest.skip(why)
     from selenium import webdriver
     from selenium.webdriver.chrome.service import Service
     options = webdriver.ChromeOptions()
