@@ -198,7 +198,8 @@ def test_the_app_in_a_browser(browser, app_url):
     select(d, "difficulty", "hard")
     wait_for("the seeded setup", lambda: "checked" in text(d, "setup-ok"))
     d.find_element("id", "solve").click()
-    wait_for("live progress", lambda: d.find_elements("css selector", "#progress li"))
+    wait_for("live progress of this solve", lambda: job_state(d) == "running" and "Easter Island, hard: solving"
+             in text(d, "status") and d.find_elements("css selector", "#progress li"))
     shot(d, "progress", "solve-box")
     d.find_element("id", "cancel").click()
     wait_for("the cancelled state", lambda: job_state(d) == "cancelled", 15)

@@ -263,7 +263,7 @@ function showJob(job) {
   const word = {running: "solving", done: "done", error: "bad input", cancelled: "cancelled", failed: "failed"}[job.state];
   $("status").dataset.state = job.state;
   say("status", `${job.title}: ${word}, ${job.seconds} s` + (job.state === "running" && last ? ` — ${last.phase}` +
-    (last.rounds ? `, rounds ${last.rounds} (lower bound..best plan so far)` : "") : ""));
+    (last.rounds ? `, rounds ${last.rounds} (proved lower bound..best plan so far, or the round limit)` : "") : ""));
   const list = $("progress");
   list.innerHTML = "";
   for (const p of job.progress) {
