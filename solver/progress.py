@@ -15,6 +15,7 @@ from typing import Iterator
 _stream = None
 _start = 0.0
 _width = 0
+_listener = None  # a callable(phase, bounds) that also gets every note (the app's worker processes)
 
 
 def enable(quiet: bool = False, stream=None) -> bool:
@@ -29,6 +30,8 @@ def enable(quiet: bool = False, stream=None) -> bool:
 def note(phase: str, **bounds) -> None:
     """`note("beam search, width 18", rounds="6..8")`: one line, rewritten in place."""
     global _width
+    if _listener is not None:
+        _listener(phase, {k: v for k, v in bounds.items() if v is not None})
     if _stream is None:
         return
     extra = "  ".join(f"{k.replace('_', ' ')} {v}" for k, v in bounds.items() if v is not None)
@@ -54,3 +57,9 @@ def shown(quiet: bool = False) -> Iterator[bool]:
         yield enable(quiet)
     finally:
         done()
+
+
+def listen(callback) -> None:
+    """Hand every note to `callback(phase, bounds)` as well (None stops): the app's worker sends them to the page."""
+    global _listener
+    _listener = callback

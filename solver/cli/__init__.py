@@ -29,6 +29,7 @@ def _register_commands() -> None:
 
     for module in (cli_map, cli_solo, cli_zoo, cli_network, cli_steiner, desert_cli, cli_batch, cli_multi):
         module.register(app)
+    from solver.cli import desert_advise, serve; serve.register(app); desert_advise.register(app)  # noqa: E702
 
 
 def main(argv: list[str] | None = None) -> int:

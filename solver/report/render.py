@@ -157,6 +157,26 @@ def render_board(instance, state=None, shipments=(), title: str | None = None,
     return c.svg(title or board.name, legend)
 
 
+def with_click_targets(instance, svg: str) -> str:
+    """The SVG with a transparent polygon over every hex (`data-hex`, and `data-stop` on cities, towns and exits),
+    drawn last so that a click anywhere on a hex finds it: the app sets up a board by clicking on this picture."""
+    board = instance.board
+    if not board.terrain:
+        return svg
+    c = _Canvas(board)
+    parts = ['<g class="targets">']
+    for h, terrain in sorted(board.terrain.items()):
+        if terrain == "off-map":
+            continue
+        pts = " ".join(_pt(c.at(p)) for p in corners(h, SIZE))
+        stop = board.label(h) if board.is_stop(h) else ""
+        parts.append(f'<polygon class="target" data-hex="{h}"' + (f' data-stop="{escape(stop)}"' if stop else "")
+                     + f' points="{pts}" fill="#000" fill-opacity="0" stroke="none"/>')
+    parts.append("</g>")
+    head, _, tail = svg.rpartition("</svg>")
+    return head + "".join(parts) + "</svg>" + tail
+
+
 def _mid(c: _Canvas, h: Hex, other: Hex) -> tuple[float, float]:
     a, b = c.centre(h), c.centre(other)
     return (a[0] + b[0]) / 2, (a[1] + b[1]) / 2

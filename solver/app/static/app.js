@@ -1,0 +1,394 @@
+// aos-solve app: Easter Island and Zoo set up by clicking, solves with live progress, play along.
+// Every check that matters is the server's (the same functions as the command line); this page only
+// collects clicks and shows answers. The tab id keeps one solve at a time per browser tab.
+"use strict";
+const $ = (id) => document.getElementById(id);
+const TAB = sessionStorage.getItem("aos-tab") || (() => {
+  const t = Math.random().toString(36).slice(2) + Date.now().toString(36);
+  sessionStorage.setItem("aos-tab", t);
+  return t;
+})();
+const CUBE = {red: "#d33", blue: "#36c", yellow: "#eb2", purple: "#839", black: "#222"};
+
+async function api(method, url, body, form) {
+  const opts = {method, headers: {}};
+  if (form) opts.body = form;
+  else if (body !== undefined) { opts.body = JSON.stringify(body); opts.headers["Content-Type"] = "application/json"; }
+  let res;
+  try { res = await fetch(url, opts); } catch (e) {
+    return {ok: false, status: 0, data: {error: "the app does not answer: is `aos-solve serve` still running?"}};
+  }
+  let data = {};
+  try { data = await res.json(); } catch (e) { data = {error: `unexpected answer from the server (${res.status})`}; }
+  return {ok: res.ok, status: res.status, data};
+}
+function say(id, text) { $(id).textContent = text || ""; }
+function el(tag, attrs, text) {
+  const e = document.createElement(tag);
+  for (const [k, v] of Object.entries(attrs || {})) e.setAttribute(k, v);
+  if (text !== undefined) e.textContent = text;
+  return e;
+}
+
+// ---------------------------------------------------------------- page tabs
+document.querySelectorAll("nav .tab").forEach((b) => b.addEventListener("click", () => {
+  document.querySelectorAll("nav .tab").forEach((x) => x.classList.toggle("on", x === b));
+  document.querySelectorAll(".page").forEach((p) => { p.hidden = p.id !== "page-" + b.dataset.page; });
+}));
+
+// ---------------------------------------------------------------- board, difficulty, readings
+const S = {board: null, setup: {}, seed: null, colour: null, job: null, timer: null, plan: null, answer: null};
+
+async function loadBoards(select) {
+  const r = await api("GET", "/api/boards");
+  const sel = $("board");
+  sel.innerHTML = "";
+  for (const b of r.data.boards || []) sel.appendChild(el("option", {value: b.id}, b.name));
+  if (select) sel.value = select;
+  await loadBoard(sel.value);
+}
+
+async function loadBoard(id) {
+  say("board-error", "");
+  const r = await api("GET", "/api/boards/" + encodeURIComponent(id));
+  if (!r.ok) { say("board-error", r.data.error); return; }
+  showBoard(r.data);
+}
+
+function showBoard(info) {
+  S.board = info;
+  $("answer").hidden = true;
+  $("board-svg").innerHTML = info.svg;
+  const diff = $("difficulty");
+  diff.innerHTML = "";
+  for (const d of Object.keys(info.difficulties)) diff.appendChild(el("option", {value: d}, d));
+  const box = $("readings");
+  box.innerHTML = "";
+  for (const rd of info.readings) {
+    const lab = el("label", {title: `${rd.sheet}: “${rd.quote}”`}, rd.name + " ");
+    const sel = el("select", {"data-reading": rd.name, id: "reading-" + rd.name});
+    for (const v of rd.values) {
+      const o = el("option", {value: v.name, title: v.means}, v.name + (v.name === rd.default ? " (default)" : ""));
+      sel.appendChild(o);
+    }
+    sel.value = rd.default;
+    sel.addEventListener("change", checkSetup);
+    lab.appendChild(sel);
+    box.appendChild(lab);
+  }
+  const pal = $("palette");
+  pal.innerHTML = "";
+  if (!info.food_only) {
+    for (const c of info.colours) {
+      const b = el("button", {"data-colour": c, id: "colour-" + c, style: `background:${CUBE[c]};color:#fff`}, c);
+      b.addEventListener("click", () => pickColour(c));
+      pal.appendChild(b);
+    }
+    const rm = el("button", {"data-colour": "", id: "colour-remove"}, "remove top cube");
+    rm.addEventListener("click", () => pickColour(""));
+    pal.appendChild(rm);
+    pickColour(info.colours[0]);
+  }
+  say("setup-help", info.food_only
+    ? "The Zoo: the sheet places the same food on every animal area and its colours do not matter, so the food " +
+      "is drawn with the seed; choose the readings and solve."
+    : "Pick a colour, then click a ruin on the board: each click stacks one cube (bottom cube first). " +
+      "“remove top cube” takes the top cube off.");
+  document.querySelectorAll("#board-svg .target").forEach((t) => t.addEventListener("click", () => clickHex(t)));
+  drawFromSeed();
+}
+
+function readings() {
+  const out = {};
+  document.querySelectorAll("#readings select").forEach((s) => { out[s.dataset.reading] = s.value; });
+  return out;
+}
+
+// ---------------------------------------------------------------- cubes by clicking
+function pickColour(c) {
+  S.colour = c;
+  document.querySelectorAll("#palette button").forEach((b) => b.classList.toggle("on", b.dataset.colour === c));
+}
+
+function need() { return S.board.difficulties[$("difficulty").value] || {}; }
+function label(hex) { const s = S.board.stops.find((x) => x.hex === hex); return s ? s.label : hex; }
+
+function clickHex(target) {
+  say("setup-error", "");
+  const hex = target.dataset.hex;
+  if (S.board.food_only) {
+    say("setup-error", "The Zoo's food is set by the sheet and drawn with the seed; clicks do not change it.");
+    return;
+  }
+  const n = need()[hex];
+  if (!n) {
+    say("setup-error", `${target.dataset.stop || hex}: no cubes start here in ${$("difficulty").value} ` +
+      `(cubes go on ${Object.keys(need()).map(label).join(", ")}).`);
+    return;
+  }
+  const stack = S.setup[hex] || [];
+  if (S.colour === "") {
+    if (!stack.length) { say("setup-error", `${label(hex)} has no cube to remove.`); return; }
+    stack.pop();
+  } else {
+    if (stack.length >= n) {
+      say("setup-error", `${label(hex)} holds ${n} cube(s) in ${$("difficulty").value}: remove the top cube first.`);
+      return;
+    }
+    stack.push(S.colour);
+  }
+  S.setup[hex] = stack;
+  S.seed = null;
+  showSetup();
+  checkSetup();
+}
+
+function showSetup() {
+  const t = $("setup-table");
+  t.innerHTML = "<tr><th>stop</th><th>cubes (bottom first)</th></tr>";
+  for (const [hex, n] of Object.entries(need())) {
+    const tr = el("tr", {"data-hex": hex});
+    tr.appendChild(el("td", {}, label(hex)));
+    const td = el("td", {});
+    for (const c of S.setup[hex] || []) td.appendChild(el("span", {class: "cube", style: `background:${CUBE[c] || "#a63"}`, title: c}));
+    td.appendChild(document.createTextNode(` ${(S.setup[hex] || []).join(" / ") || "—"} (${(S.setup[hex] || []).length} of ${n})`));
+    tr.appendChild(td);
+    t.appendChild(tr);
+  }
+  // the cubes on the picture, bottom cube lowest, as the answer pages draw them
+  const svg = $("board-svg").querySelector("svg");
+  if (!svg) return;
+  svg.querySelectorAll(".setup-cubes").forEach((g) => g.remove());
+  const g = document.createElementNS("http://www.w3.org/2000/svg", "g");
+  g.setAttribute("class", "setup-cubes");
+  g.setAttribute("pointer-events", "none");
+  for (const [hex, cubes] of Object.entries(S.setup)) {
+    const poly = svg.querySelector(`.target[data-hex="${hex}"]`);
+    if (!poly) continue;
+    const bb = poly.getBBox();
+    const x = bb.x + bb.width / 2, y = bb.y + bb.height / 2;
+    cubes.forEach((c, i) => {
+      const r = document.createElementNS("http://www.w3.org/2000/svg", "rect");
+      for (const [k, v] of Object.entries({x: x + 8, y: y + 6 - i * 8, width: 7, height: 7, fill: CUBE[c] || "#a63", stroke: "#000"}))
+        r.setAttribute(k, v);
+      g.appendChild(r);
+    });
+  }
+  svg.insertBefore(g, svg.querySelector(".targets"));
+}
+
+let checkNo = 0;
+async function checkSetup() {
+  say("setup-ok", "");
+  say("setup-error", "");
+  const missing = Object.entries(need()).filter(([h, n]) => (S.setup[h] || []).length !== n);
+  if (missing.length) {
+    say("setup-ok", "");
+    say("setup-error", "Still to place: " + missing.map(([h, n]) => `${label(h)} ${(S.setup[h] || []).length} of ${n}`).join(", "));
+    return;
+  }
+  const no = ++checkNo;
+  const r = await api("POST", "/api/setup/check", {board: S.board.id, difficulty: $("difficulty").value,
+    readings: readings(), setup: S.setup});
+  if (no !== checkNo) return;
+  if (r.ok) say("setup-ok", "Setup complete; checked by the server" + (S.seed !== null ? ` (drawn with seed ${S.seed})` : "") + ".");
+  else say("setup-error", r.data.error);
+}
+
+async function drawFromSeed() {
+  say("setup-error", "");
+  const r = await api("POST", "/api/setup/draw", {board: S.board.id, difficulty: $("difficulty").value,
+    readings: readings(), seed: $("seed").value});
+  if (!r.ok) { say("setup-error", r.data.error); return; }
+  S.setup = r.data.setup;
+  S.seed = r.data.seed;
+  showSetup();
+  checkSetup();
+}
+
+$("board").addEventListener("change", () => loadBoard($("board").value));
+$("difficulty").addEventListener("change", drawFromSeed);
+$("draw").addEventListener("click", drawFromSeed);
+$("clear").addEventListener("click", () => { S.setup = {}; S.seed = null; showSetup(); checkSetup(); });
+$("board-file").addEventListener("change", async () => {
+  say("board-error", "");
+  const f = $("board-file").files[0];
+  if (!f) return;
+  const form = new FormData();
+  form.append("file", f);
+  const r = await api("POST", "/api/boards", undefined, form);
+  $("board-file").value = "";
+  if (!r.ok) { say("board-error", r.data.error); return; }
+  await loadBoards(r.data.id);
+});
+
+// ---------------------------------------------------------------- solving, progress, cancel
+function settings() { return {time_limit: $("time-limit").value, work: $("work").value}; }
+
+async function solve() {
+  say("solve-error", "");
+  const req = {tab: TAB, board: S.board.id, difficulty: $("difficulty").value, readings: readings(), ...settings()};
+  if (S.seed !== null) req.seed = S.seed; else req.setup = S.setup;
+  startJob(await api("POST", "/api/solve", req), "solve-error");
+}
+
+function startJob(r, errorField) {
+  if (!r.ok) { say(errorField, r.data.error); return; }
+  S.job = r.data.id;
+  $("answer").hidden = true;
+  say("solve-error", "");
+  $("progress").innerHTML = "";
+  $("cancel").disabled = false;
+  $("solve").disabled = true;
+  $("from-here").disabled = true;
+  showJob(r.data);
+  clearInterval(S.timer);
+  S.timer = setInterval(poll, 400);
+}
+
+async function poll() {
+  const r = await api("GET", "/api/jobs/" + S.job);
+  if (!r.ok) { clearInterval(S.timer); say("solve-error", r.data.error); stopped(); return; }
+  showJob(r.data);
+}
+
+function stopped() {
+  $("cancel").disabled = true;
+  $("solve").disabled = false;
+  $("from-here").disabled = false;
+}
+
+function showJob(job) {
+  const last = job.progress.length ? job.progress[job.progress.length - 1] : null;
+  const word = {running: "solving", done: "done", error: "bad input", cancelled: "cancelled", failed: "failed"}[job.state];
+  $("status").dataset.state = job.state;
+  say("status", `${job.title}: ${word}, ${job.seconds} s` + (job.state === "running" && last ? ` — ${last.phase}` +
+    (last.rounds ? `, rounds ${last.rounds} (proved lower bound..best plan so far, or the round limit)` : "") : ""));
+  const list = $("progress");
+  list.innerHTML = "";
+  for (const p of job.progress) {
+    const extra = Object.entries(p).filter(([k]) => k !== "seconds" && k !== "phase").map(([k, v]) => `${k.replace(/_/g, " ")} ${v}`);
+    list.appendChild(el("li", {}, `[${p.seconds} s] ${p.phase}` + (extra.length ? "  " + extra.join("  ") : "")));
+  }
+  if (job.state === "running") return;
+  clearInterval(S.timer);
+  stopped();
+  if (job.state === "done") showAnswer(job);
+  else if (job.message) say("solve-error", job.message);
+}
+
+$("solve").addEventListener("click", solve);
+$("cancel").addEventListener("click", async () => {
+  const r = await api("POST", `/api/jobs/${S.job}/cancel`);
+  if (r.ok) showJob(r.data); else say("solve-error", r.data.error);
+});
+
+// ---------------------------------------------------------------- the answer and playing along
+async function showAnswer(job) {
+  const a = job.answer;
+  S.answer = a;
+  $("answer").hidden = false;
+  const rounds = a.min_rounds_proved ? `minimum ${a.min_rounds} rounds (proved)`
+    : `rounds between ${a.rounds_lower_bound} and ${a.rounds_upper_bound ?? "?"}`;
+  say("verdict", `${a.verdict.toUpperCase()}: ${a.verdict_proof}; ${rounds}` + (a.from_round ? ` — from round ${a.from_round}` : ""));
+  $("answer-page").src = `/api/jobs/${job.id}/page.html`;
+  $("download-page").href = `/api/jobs/${job.id}/page.html?download=1`;
+  const blob = new Blob([JSON.stringify(a, null, 2)], {type: "application/json"});
+  $("download-json").href = URL.createObjectURL(blob);
+  const sel = $("from-round");
+  sel.innerHTML = "";
+  S.plan = null;
+  if (job.has_plan) {
+    $("download-plan").href = `/api/jobs/${job.id}/plan.json`;
+    $("download-plan").hidden = false;
+    const r = await api("GET", `/api/jobs/${job.id}/plan.json`);
+    S.plan = r.ok ? r.data : null;
+  } else {
+    $("download-plan").hidden = true;
+  }
+  $("play-along").hidden = !S.plan;
+  if (S.plan) {
+    for (let i = 1; i <= S.plan.rounds.length; i++) sel.appendChild(el("option", {value: i}, String(i)));
+    sel.value = String(Math.min(2, S.plan.rounds.length));
+    fillPrefix();
+  }
+}
+
+// The rounds played so far as a form: shares, action, target, each build path on a line, each shipment on a line
+// ("FROM CUBE ROUTE", with a fourth word for a discount hex, or "pass" / "locomotive"). The JSON below is what is
+// sent; the form rewrites it on every change.
+function shipText(s) {
+  if (typeof s === "string") return s;
+  return [s.from, s.cube, s.route, s.discount].filter((x) => x).join(" ");
+}
+function fillPrefix() {
+  const r = Number($("from-round").value);
+  const rounds = S.plan.rounds.slice(0, r - 1);
+  const t = $("prefix-rounds");
+  t.innerHTML = "<tr><th>round</th><th>shares</th><th>action</th><th>target</th><th>build (a path a line)</th>" +
+    "<th>shipments (FROM CUBE ROUTE, pass, locomotive: one a line)</th></tr>";
+  const list = el("datalist", {id: "actions-list"});
+  for (const a of S.board.actions || []) list.appendChild(el("option", {value: a}));
+  t.appendChild(list);
+  rounds.forEach((rd, i) => {
+    const tr = el("tr", {"data-round": i + 1});
+    tr.appendChild(el("td", {}, String(i + 1)));
+    const cell = (node) => { const td = el("td", {}); td.appendChild(node); tr.appendChild(td); return node; };
+    cell(el("input", {type: "number", min: 0, value: rd.shares, class: "p-shares", style: "width:4em"}));
+    cell(el("input", {value: rd.action || "", class: "p-action", list: "actions-list", style: "width:8em", placeholder: "none"}));
+    cell(el("input", {value: rd.target || "", class: "p-target", style: "width:4em"}));
+    cell(el("textarea", {class: "p-build", rows: Math.max(2, rd.build.length), cols: 16})).value = rd.build.join("\n");
+    cell(el("textarea", {class: "p-ship", rows: Math.max(2, rd.ship.length), cols: 26})).value = rd.ship.map(shipText).join("\n");
+    t.appendChild(tr);
+  });
+  t.querySelectorAll("input, textarea").forEach((x) => x.addEventListener("input", formToJson));
+  $("prefix").value = JSON.stringify({...S.plan, rounds}, null, 2);
+  say("from-error", "");
+}
+function formToJson() {
+  say("from-error", "");
+  const rounds = [];
+  for (const tr of $("prefix-rounds").querySelectorAll("tr[data-round]")) {
+    const n = tr.dataset.round;
+    const lines = (cls) => tr.querySelector(cls).value.split("\n").map((x) => x.trim()).filter((x) => x);
+    const ship = [];
+    for (const line of lines(".p-ship")) {
+      const w = line.split(/\s+/);
+      if (w.length === 1) ship.push(w[0]);
+      else if (w.length === 3 || w.length === 4) {
+        const s = {from: w[0], cube: w[1], route: w[2]};
+        if (w[3]) s.discount = w[3];
+        ship.push(s);
+      } else { say("from-error", `round ${n}, shipment '${line}': expected FROM CUBE ROUTE, 'pass' or 'locomotive'`); return; }
+    }
+    const shares = tr.querySelector(".p-shares").value;
+    if (!/^\d+$/.test(shares)) { say("from-error", `round ${n}: shares must be a whole number, got '${shares}'`); return; }
+    const rd = {shares: Number(shares), action: tr.querySelector(".p-action").value.trim() || null,
+      build: lines(".p-build"), ship};
+    const target = tr.querySelector(".p-target").value.trim();
+    if (target) rd.target = target;
+    rounds.push(rd);
+  }
+  $("prefix").value = JSON.stringify({...S.plan, rounds}, null, 2);
+}
+$("from-round").addEventListener("change", fillPrefix);
+$("prefix-file").addEventListener("change", async () => {
+  const f = $("prefix-file").files[0];
+  if (f) {
+    $("prefix").value = await f.text();
+    $("prefix-rounds").innerHTML = "<tr><td>the loaded plan prefix is below, as JSON</td></tr>";
+    $("prefix").closest("details").open = true;
+  }
+  $("prefix-file").value = "";
+});
+$("from-here").addEventListener("click", async () => {
+  say("from-error", "");
+  let prefix;
+  try { prefix = JSON.parse($("prefix").value); } catch (e) {
+    say("from-error", "The plan so far is not valid JSON: " + e.message);
+    return;
+  }
+  startJob(await api("POST", "/api/play-along", {tab: TAB, board: S.board.id, prefix, ...settings()}), "from-error");
+});
+
+loadBoards();

@@ -1,0 +1,103 @@
+"""What a worker process does: the same calls as `aos-solve easter-island/zoo --json --html --plan-out`.
+
+The answer is built exactly as the command line builds it (analyse, the map's
+answer_json, solo_extras, plan_page), so the app's JSON is the CLI's `--json`
+twin (tests/test_app_api.py compares them). Every plan in it was replayed by the
+referee inside `analyse`, and plan_page replays it again to draw the panels.
+"""
+from __future__ import annotations
+
+import json
+import os
+import tempfile
+import time
+import traceback
+
+from solver import interrupt, progress
+from solver.app import checks
+from solver.board.errors import InputError
+from solver.games import load_instance
+
+# Loaded here so that the forkserver's preload imports them once for every worker.
+import solver.solo.easter_island  # noqa: F401,E402
+import solver.solo.zoo  # noqa: F401,E402
+import solver.report.plan_pages  # noqa: F401,E402
+
+
+def run(conn, kind: str, request: dict) -> None:
+    """Worker entry: send progress, then ("done", answer, page, plan) or ("error", message)."""
+    interrupt.install()  # SIGTERM from Cancel raises Interrupted and stops a CP-SAT search at once
+    progress.listen(lambda phase, bounds: conn.send(("progress", phase, bounds, time.monotonic())))
+    try:
+        if kind != "solo":
+            raise InputError(f"unknown kind of job {kind!r}", "kind")
+        data, page, plan = solve(request)
+        conn.send(("done", data, page, plan))
+    except InputError as err:
+        conn.send(("error", str(err)))
+    except interrupt.Interrupted:
+        conn.send(("cancelled",))
+    except Exception as err:  # a bug: the page gets one line, the server's log the traceback
+        traceback.print_exc()
+        conn.send(("failed", f"internal error ({type(err).__name__}); the server log has the details"))
+    finally:
+        conn.close()
+
+
+def solve(request: dict) -> tuple[dict, str, dict | None]:
+    """One solo solve from a request the server checked: board path, map, setup or seed or plan prefix."""
+    from solver.engine.readings import make_rules
+    from solver.engine.setup import draw_setup, setup_from_mapping
+    from solver.report.plan_pages import plan_page
+    from solver.solo.position import position_from, solo_extras, solve_mode
+
+    inst = load_instance(request["board_path"])
+    ruleset = inst.scenario.ruleset
+    if ruleset == "easter-island":
+        from solver.solo.easter_island import analyse
+        from solver.report.solo_report import answer_json
+
+        def to_json(difficulty, cubes, answer, rules, seed):
+            return answer_json(inst, "easter-island", difficulty, cubes, answer, rules, seed)
+    elif ruleset == "zoo":
+        from solver.solo.zoo import analyse
+        from solver.report.zoo_report import zoo_answer_json
+
+        def to_json(difficulty, cubes, answer, rules, seed):
+            return zoo_answer_json(inst, difficulty, cubes, answer, rules, seed)
+    else:
+        raise InputError(f"the app solves Easter Island and Zoo boards, not {ruleset}", "board")
+    given = checks.settings(request)
+    time_limit, rounds = given["time_limit"], given["rounds"]
+    budget, params = solve_mode(True, given["work"], given["cp_time"], given["cp_workers"],
+                                *((given["plan_cp_time"], given["shares_cp_time"]) if ruleset == "easter-island"
+                                  else ()))
+    start = None
+    if request.get("prefix") is not None:
+        with tempfile.TemporaryDirectory() as tmp:
+            path = os.path.join(tmp, "plan-prefix.json")
+            with open(path, "w", encoding="utf-8") as f:
+                json.dump(request["prefix"], f)
+            try:
+                prefix, start = position_from(inst, path)
+            except InputError as err:  # name the field, not a temporary file
+                raise InputError(str(err).replace(path, "the plan so far"), "play along") from None
+        cubes, seed, rules, difficulty = prefix.setup, None, prefix.rules, prefix.difficulty
+    else:
+        difficulty = request["difficulty"]
+        rules = make_rules(ruleset, request.get("readings") or [], where="readings")
+        seed = request.get("seed")
+        if request.get("setup") is not None:
+            cubes, seed = setup_from_mapping(inst, difficulty, request["setup"], "setup", rules), None
+        else:
+            seed = 1 if seed in (None, "") else checks.seed(seed)
+            cubes = draw_setup(inst, difficulty, seed, rules=rules) if ruleset == "easter-island" \
+                else draw_setup(inst, difficulty, seed)
+    answer = analyse(inst, difficulty, cubes, rules, rounds=rounds, time_limit=time_limit, budget=budget,
+                     params=params, start=start)
+    data = to_json(difficulty, cubes, answer, rules, seed)
+    extra, _ = solo_extras(answer, start)
+    data.update(extra)
+    plan = answer.plan.to_json(inst) if answer.plan else None
+    return data, plan_page(inst, answer.plan, data), plan
+
