@@ -94,3 +94,20 @@ def test_no_clear_claim_is_ever_false_on_random_tiny_boards():
                 proved += 1
                 assert found.earliest is None or found.earliest > last, (seed, last, board.readings)
     assert checked >= 80 and proved >= 40  # the check ran, and the engine claims something
+
+
+def test_share_cap_proves_the_fewest_shares_exhaustive_search_finds():
+    import dataclasses
+    base = instance("tiny/tiny-island-cash.toml")
+    inst = dataclasses.replace(base, scenario=dataclasses.replace(base.scenario, max_shares=15))
+    start = inst.scenario.start_shares
+    fewest = None
+    for cap in range(start, 8):
+        capped = dataclasses.replace(inst, scenario=dataclasses.replace(inst.scenario, max_shares=cap))
+        if truth(GameState.new(capped, RED, Rules()), 1) == 1:
+            fewest = cap
+            break
+    assert fewest is not None and fewest > start  # clearing in round 1 needs shares beyond the start's
+    state = GameState.new(inst, RED, Rules())
+    assert prove_by(state, 1, share_cap=fewest - 1).status == "no clear"
+    assert prove_by(state, 1, share_cap=fewest).status != "no clear"

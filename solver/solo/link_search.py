@@ -225,6 +225,7 @@ class _Game:
     bounds: LinkBounds
     last_round: int
     work: int
+    share_cap: int | None = None  # at most this many shares in all (the fewest-shares question)
     nodes: int = 0
     seen: dict = field(default_factory=dict)
 
@@ -371,7 +372,7 @@ class _Game:
         price = s.share_price
         # shares: the fewest that pay the action before its gain and the build after it (point 1) ...
         k_min = max(0, math.ceil((cost - money.cash) / price), math.ceil((cost + pay - gain - money.cash) / price))
-        room = s.max_shares - money.shares
+        room = min(s.max_shares, self.share_cap if self.share_cap is not None else s.max_shares) - money.shares
         if k_min > room:
             return
         # ... up to the fewest that also leave no shortfall (more are better issued later: module text)
@@ -451,14 +452,18 @@ def start_of(state) -> tuple[Pos, Money]:
 
 
 def prove_by(state, last_round: int, work: int = 200_000, packing_time: float = 5.0,
-             bounds: LinkBounds | None = None) -> Verdict:
-    """Can any legal play from `state` (start of a round) clear by the end of `last_round`?"""
+             bounds: LinkBounds | None = None, share_cap: int | None = None) -> Verdict:
+    """Can any legal play from `state` (start of a round) clear by the end of `last_round`?
+
+    `share_cap`: with at most that many shares issued in all (start included). The abstract game with the
+    cap is the game with the cap (shares are only ever issued, point 1), so "no clear" then proves that
+    every play clearing by `last_round` issues more shares."""
     if state.scenario.ruleset != "easter-island":
         return Verdict("open", "the link search knows the Easter Island rules only", 0)
     bounds = bounds or LinkBounds(state, packing_time)
     nodes = 0
     while True:
-        game = _Game(state, bounds, last_round, work - nodes)
+        game = _Game(state, bounds, last_round, work - nodes, share_cap)
         pos, money = start_of(state)
         try:
             found = game.search(pos, money, [])
