@@ -45,7 +45,7 @@ from solver.engine.state import GameState  # noqa: E402
 from solver.games import load_instance  # noqa: E402
 from solver import interrupt  # noqa: E402
 from solver.report.output import write_atomic  # noqa: E402
-from solver.solo.easter_island import rounds_lower_bound  # noqa: E402
+from solver.solo.proofs.counting import island_rounds_bound as rounds_lower_bound  # noqa: E402
 from solver.solo.island_plans import plan_spec, restricted_plan  # noqa: E402
 from solver.solo.relaxation import SolveParams, _solver, game_spec, verdict_of  # noqa: E402
 

@@ -2,7 +2,7 @@
 
     python benchmarks/easter_island.py [--seeds 20] [--first-seed 1] [--bag red=20,blue=20,yellow=20,black=16]
                                        [--work 10000] [--cp-time 1] [--shares-cp-time 0] [--jobs 1]
-                                       [--out results/easter-island.csv]
+                                       [--prove [--prove-time 600]] [--out results/easter-island.csv]
 
 For every difficulty and seed it solves the setup drawn from the bag (default: the base
 bag without purple cubes, the default the readings registry is moving to; the bag used
@@ -30,15 +30,22 @@ each run as town/variant, the variant's index in solver/solo/easter_island.PORTF
 of a shorter plan it found, `-` for none). The summary says how often the beam's rounds exceed the proven
 minimum and the time ratio solver / beam.
 
-`proof` is the proof source: counting bound (the plan meets the counting bound, or a cube or
-ruin that can never be served), relaxation (the CP-SAT relaxation is infeasible below the
-plan's round count, or up to the round limit), or unknown (both bounds printed).
+`proof` is the proof source: the name of the proof engine (solver/solo/proofs, registry ENGINES)
+that proved the bound the plan meets or that no play clears by the round limit (counting bound,
+relaxation, ...), "obstacle (no search)" (a cube or ruin that can never be served), or unknown (both
+bounds printed). `engines`: every question asked of an engine, as name@round:verdict.
+
+Deep mode (`--prove`, `aos-solve easter-island --prove`): every proof engine runs to the end with
+`--prove-time` deterministic units per call (`mode` = prove). The baseline is then today's default
+answer of the same setup, solved in the same run just before (columns baseline_*: its proof source,
+bounds and seconds); the summary compares how many setups each settles, and the time ratio.
 """
 from __future__ import annotations
 
 import argparse
 import concurrent.futures
 import csv
+import dataclasses
 import io
 import pathlib
 import statistics
@@ -60,7 +67,8 @@ NO_PURPLE = "red=20,blue=20,yellow=20,black=16"
 FIELDS = ["bag", "difficulty", "seed", "verdict", "min_rounds", "rounds_lower_bound", "rounds_upper_bound",
           "proof", "shares", "shares_lower_bound", "shares_proved", "cash", "track_cost", "network_cost",
           "network_status", "seconds", "rounds_seconds", "beam_rounds", "beam_seconds", "variants", "relaxation",
-          "plan_source", "squeeze", "restriction"]
+          "plan_source", "squeeze", "restriction", "mode", "engines", "baseline_proof", "baseline_lower_bound",
+          "baseline_upper_bound", "baseline_seconds"]
 
 
 def row_for(a, bag: str, difficulty: str, seed: int) -> dict:
@@ -85,7 +93,10 @@ def row_for(a, bag: str, difficulty: str, seed: int) -> dict:
             "plan_source": (a.search.get("plan_source") or "").split(" (")[0],
             "squeeze": "; ".join(f"{e['last_round']}{'f' if e.get('links', '').startswith('the plan') else ''}:"
                                 f"{_restriction_text(e)}" for e in a.search.get("squeeze") or []),
-            "restriction": _restriction_text(a.search.get("restriction"))}
+            "restriction": _restriction_text(a.search.get("restriction")),
+            "mode": "prove" if "prove_time" in a.search else "default",
+            "engines": " ".join(f"{v['engine'].replace(' ', '-')}@{v['last_round']}:{v['status'].replace(' ', '-')}"
+                                for v in a.search.get("proofs") or [])}
 
 
 def _restriction_text(record) -> str:
@@ -105,11 +116,19 @@ def _variants_text(runs: list[dict]) -> str:
 def solve_one(task: tuple) -> dict:
     """One setup in its own call (a worker process with --jobs): the solver, its beam baseline inside."""
     difficulty, seed, bag, work, params = task
-    clear_cache()  # the time of a single command, not of a batch that reuses the network proofs
     inst = load_instance(ROOT / "instances" / "easter-island.toml")
     setup = draw_setup(inst, difficulty, seed, parse_bag(bag))
+    name = "no-purple" if bag == NO_PURPLE else bag
+    baseline = None
+    if params.prove:  # the baseline: today's default answer of the same setup, in the same process
+        clear_cache()
+        b = row_for(analyse(inst, difficulty, setup, Rules(), time_limit=120.0, budget=work,
+                            params=dataclasses.replace(params, prove=False)), name, difficulty, seed)
+        baseline = {"baseline_proof": b["proof"], "baseline_lower_bound": b["rounds_lower_bound"],
+                    "baseline_upper_bound": b["rounds_upper_bound"], "baseline_seconds": b["seconds"]}
+    clear_cache()  # the time of a single command, not of a batch that reuses the network proofs
     a = analyse(inst, difficulty, setup, Rules(), time_limit=120.0, budget=work, params=params)
-    return row_for(a, "no-purple" if bag == NO_PURPLE else bag, difficulty, seed)
+    return {**row_for(a, name, difficulty, seed), **(baseline or {})}
 
 
 def write_rows(out: pathlib.Path, rows: list[dict]) -> None:
@@ -135,18 +154,26 @@ def main() -> None:
     ap.add_argument("--shares-cp-time", type=float, default=0.0,
                     help="deterministic time of the plan model when it only looks for fewer shares (default 0, "
                          "as aos-solve easter-island: skipped)")
+    ap.add_argument("--prove", action="store_true",
+                    help="deep mode (aos-solve easter-island --prove): every proof engine to the end; the baseline "
+                         "is the default answer of the same setup, solved in the same run")
+    ap.add_argument("--prove-time", type=float, default=600.0,
+                    help="deep mode: deterministic time of each proof-engine call (default 600)")
     ap.add_argument("--difficulties", default="easy,normal,hard")
     ap.add_argument("--jobs", type=int, default=1,
                     help="setups solved at once, one process each (each setup's time is its own process's; "
                          "at most one job per core keeps the times comparable)")
-    ap.add_argument("--out", default=str(ROOT / "results" / "easter-island.csv"))
+    ap.add_argument("--out", default=None,
+                    help="default results/easter-island.csv, with --prove results/easter-island-prove.csv")
     args = ap.parse_args()
+    args.out = args.out or str(ROOT / "results" / ("easter-island-prove.csv" if args.prove else "easter-island.csv"))
     params = SolveParams(workers=1, deterministic_time=args.cp_time, plan_time=args.plan_cp_time,
-                         shares_time=args.shares_cp_time)
+                         shares_time=args.shares_cp_time, prove=args.prove, prove_time=args.prove_time)
     print(f"bag: {args.bag}; reproducible mode: --work {args.work} round plans, CP-SAT 1 worker, "
           f"max_deterministic_time {args.cp_time} per relaxation model, {args.plan_cp_time} for the plan model, "
           f"{params.for_shares().plan_time} when it only looks for fewer shares (interleaved search); "
-          f"{args.jobs} job(s)", flush=True)
+          + (f"deep mode (--prove), {args.prove_time} per proof-engine call, the default answer as baseline; "
+             if args.prove else "") + f"{args.jobs} job(s)", flush=True)
     print(",".join(FIELDS), flush=True)
     tasks = [(d, seed, args.bag, args.work, params) for d in args.difficulties.split(",")
              for seed in range(args.first_seed, args.first_seed + args.seeds)]
@@ -186,6 +213,15 @@ def summary(rows, difficulties) -> str:
                      f"{sum(1 for r in sub if r['verdict'] == 'not clearable')} proved not clearable; "
                      f"proof sources {sources}; min rounds {sorted(r['min_rounds'] for r in proved)}; "
                      f"fewest shares proved {sum(1 for r in proved if r['shares_proved'])}")
+    deep = [r for r in rows if r.get("mode") == "prove"]
+    if deep:
+        base = sum(1 for r in deep if r["baseline_proof"] != "unknown")
+        ratio = sum(r["seconds"] for r in deep) / max(1e-9, sum(r["baseline_seconds"] for r in deep))
+        deep_secs = [r["seconds"] for r in deep]
+        lines.append(f"deep mode (--prove) settles {sum(1 for r in deep if r['proof'] != 'unknown')} of {len(deep)}, "
+                     f"the default answer (baseline, same run) {base}; deep mode median {statistics.median(deep_secs):.2f} s, "
+                     f"max {max(deep_secs):.2f} s, {sum(1 for x in deep_secs if x > 600)} over 600 s; "
+                     f"time ratio deep/default {ratio:.2f}")
     both = [r for r in rows if r["min_rounds"] != ""]
     if both:
         worse = sum(1 for r in both if r["beam_rounds"] == "" or r["beam_rounds"] > r["min_rounds"])

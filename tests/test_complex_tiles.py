@@ -189,7 +189,8 @@ def test_render_draws_both_tracks_of_a_complex_tile_as_valid_svg(board, tile, be
 def test_zoo_round_bound_with_complex_tiles_never_exceeds_the_simple_tile_bound(board_file):
     """More tiles in play (two tracks on one tile) can only lower a proven bound, never raise it."""
     from solver.engine.setup import draw_setup
-    from solver.solo.zoo import relaxed_needs, rounds_lower_bound
+    from solver.solo.zoo import relaxed_needs
+    from solver.solo.proofs.counting import zoo_rounds_bound as rounds_lower_bound
     inst = instance(board_file)
     setup = draw_setup(inst, next(iter(inst.difficulties)), 1)
     bounds = {}

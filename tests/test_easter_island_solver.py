@@ -3,7 +3,8 @@ import json
 
 import pytest
 
-from solver.solo.easter_island import analyse, rounds_lower_bound
+from solver.solo.easter_island import analyse
+from solver.solo.proofs.counting import island_rounds_bound as rounds_lower_bound
 from solver.engine.plan import plan_from_json, replay
 from solver.solo.relaxation import SolveParams
 from solver.engine.state import Rules

@@ -10,7 +10,8 @@ from __future__ import annotations
 
 import json
 
-from solver.solo.easter_island import analyse, rounds_lower_bound
+from solver.solo.easter_island import analyse
+from solver.solo.proofs.counting import island_rounds_bound as rounds_lower_bound
 from solver.solo.relaxation import SolveParams, game_spec, rounds_relaxation
 from solver.engine.state import GameState, Rules
 from tests.conftest import INSTANCES

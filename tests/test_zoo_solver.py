@@ -5,7 +5,8 @@ import pytest
 
 from solver.engine.setup import draw_setup
 from solver.engine.state import Rules
-from solver.solo.zoo import analyse, relaxed_needs, rounds_lower_bound, unfeedable_areas
+from solver.solo.zoo import analyse, relaxed_needs, unfeedable_areas
+from solver.solo.proofs.counting import zoo_rounds_bound as rounds_lower_bound
 from tests.conftest import ROOT
 from tests.helpers import H, instance
 

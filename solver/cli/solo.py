@@ -27,6 +27,8 @@ WORK_OPT = typer.Option(10000, "--work", help="Round plans the plan search may t
 CP_TIME_OPT = typer.Option(1.0, "--cp-time", help="CP-SAT deterministic time limit per relaxation model (max_deterministic_time).")
 CP_WORKERS_OPT = typer.Option(1, "--cp-workers", help="CP-SAT workers (fixed, for reproducible answers).")
 PLAN_TIME_OPT = typer.Option(10.0, "--plan-cp-time", help="Deterministic time limit (max_deterministic_time) of the CP-SAT plan model (the restriction over candidate links, started from the beam's plan: first the squeeze, a plan one round shorter than the best found, with twice this time; then fewer shares); 0 skips it. Reproducible like --cp-time: its strategies are interleaved in a fixed order, so the same command gives the same plan.")
+PROVE_OPT = typer.Option(False, "--prove", help="Deep mode: every proof engine (solver/solo/proofs: the counting bound, the CP-SAT relaxation, ...) runs to the end with its own large deterministic budget (--prove-time per engine call) while the best plan misses the lower bound; may take minutes per setup. Reproducible like the default mode. The default answer is the fast one.")
+PROVE_TIME_OPT = typer.Option(600.0, "--prove-time", help="Deep mode (--prove): the deterministic time limit of each proof-engine call (the relaxation: CP-SAT max_deterministic_time per model).")
 SHARES_TIME_OPT = typer.Option(0.0, "--shares-cp-time", help="Deterministic time limit of the CP-SAT plan model once it only looks for fewer shares (the round count is proved, or the squeeze found no shorter plan). 0 (default) skips it, the polish beam and the relaxation's fewest-shares bound: the answer keeps the beam's shares, with the shares already issued as the lower bound. 10 gave fewer shares on 11 of 12 setups (2 fewer at the median, up to 7) for about 7 s more each (results/shares-probe.csv).")
 
 
@@ -99,6 +101,8 @@ def easter_island(
     cp_workers: int = CP_WORKERS_OPT,
     plan_cp_time: float = PLAN_TIME_OPT,
     shares_cp_time: float = SHARES_TIME_OPT,
+    prove: bool = PROVE_OPT,
+    prove_time: float = PROVE_TIME_OPT,
 ) -> None:
     """Can this Easter Island setup be cleared, in how few rounds, how cheaply, and how."""
     from solver.solo.easter_island import analyse
@@ -113,7 +117,7 @@ def easter_island(
     if inst.scenario.ruleset != "easter-island":
         raise InputError(f"this is a {inst.scenario.ruleset} board, not Easter Island", "--instance")
     from solver.solo.position import position_from, solo_extras, solve_mode
-    budget, params = solve_mode(deterministic, work, cp_time, cp_workers, plan_cp_time, shares_cp_time)
+    budget, params = solve_mode(deterministic, work, cp_time, cp_workers, plan_cp_time, shares_cp_time, prove, prove_time)
     start = None
     if from_file is not None:
         if seed is not None or setup is not None or bag is not None or reading:

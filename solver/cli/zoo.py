@@ -9,7 +9,8 @@ import typer
 
 from solver.games import default_instance
 from solver.cli.solo import (CP_TIME_OPT, CP_WORKERS_OPT, DETERMINISTIC_OPT, FROM_OPT, HTML_OPT, JSON_OPT, PLAN_OUT_OPT,
-                             QUIET_OPT, READING_HELP, WORK_OPT, emit, solo_rules, solo_svg, write_html)
+                             PROVE_OPT, PROVE_TIME_OPT, QUIET_OPT, READING_HELP, WORK_OPT, emit, solo_rules, solo_svg,
+                             write_html)
 from solver import progress
 from solver.board.errors import InputError
 from solver.games import load_instance
@@ -98,6 +99,8 @@ def zoo(
     work: int = WORK_OPT,
     cp_time: float = CP_TIME_OPT,
     cp_workers: int = CP_WORKERS_OPT,
+    prove: bool = PROVE_OPT,
+    prove_time: float = PROVE_TIME_OPT,
 ) -> None:
     """Can every animal be fed, in how few rounds, how cheaply, and how."""
     if ctx.invoked_subcommand is not None:
@@ -113,7 +116,7 @@ def zoo(
     check_output_path(html, "--html")
     from solver.solo.position import position_from, solo_extras, solve_mode
     inst = _zoo_instance(instance)
-    budget, params = solve_mode(deterministic, work, cp_time, cp_workers)
+    budget, params = solve_mode(deterministic, work, cp_time, cp_workers, prove=prove, prove_time=prove_time)
     start = None
     if from_file is not None:
         if seed is not None or setup is not None or reading:

@@ -5,14 +5,18 @@ from dataclasses import dataclass, field
 
 from models.network import Network
 from solver.engine.plan import Plan
+from solver.solo.proofs import ENGINES
+from solver.solo.proofs.counting import CountingBound
+from solver.solo.proofs.relaxation import Relaxation
 
 # What proved an answer (its verdict "not clearable" or its minimum rounds): Answer.search["proof_source"],
 # printed as "Proof source: ..." and kept as `proof_source` in JSON and batch records. One name per proof,
-# so a table of proof sources counts what really settled each setup; a new proof engine adds its own.
+# so a table of proof sources counts what really settled each setup: an obstacle seen before any search,
+# or the name of the proof engine that proved the bound (solver/solo/proofs, registry ENGINES).
 OBSTACLE = "obstacle (no search)"  # a cube, ruin or area no plan can serve, seen before any search
-COUNTING = "counting bound"        # rounds counted from tiles, cubes and income (rounds_lower_bound)
-RELAXATION = "relaxation"          # the CP-SAT relaxation of the game (models/solo_game) was INFEASIBLE
-PROOF_SOURCES = (OBSTACLE, COUNTING, RELAXATION)
+COUNTING = CountingBound.name      # rounds counted from tiles, cubes and income (solver/solo/proofs/counting.py)
+RELAXATION = Relaxation.name       # the CP-SAT relaxation of the game (models/solo_game) was INFEASIBLE
+PROOF_SOURCES = (OBSTACLE, *(engine.name for engine in ENGINES))
 
 
 @dataclass

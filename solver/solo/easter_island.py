@@ -4,12 +4,11 @@ Approach (measured in benchmarks/easter_island.py):
 1. Proofs of impossibility that need no search: a cube whose colour has no
    other city to go to, ruins that no track can ever join (the Steiner
    optimizer proves it), or a lower bound above the round limit.
-2. Lower bounds on the rounds: every cube needs one of the two shipment steps
-   of a round, and the cheapest-in-tiles network joining all ruins (a proven
-   bound from the Steiner optimizer) must be laid at 3 tiles a round, 4 in the
-   rounds with Engineer, which the action blockers allow at most once in every
-   four selections. The CP-SAT relaxation (models/solo_game/relaxation.py)
-   raises the bound where it is INFEASIBLE.
+2. Lower bounds on the rounds from the proof engines (solver/solo/proofs, in
+   the order of its registry ENGINES): the counting bound before the plan search
+   (solver/solo/proofs/counting.py), the others (the CP-SAT relaxation, ...) after
+   it while the plan misses the bound. The engine that raised the bound last is
+   the answer's proof source.
 3. A plan: beam search over whole rounds on the rules engine, building the
    proven cheapest network link by link and choosing shipments by graph search
    over what is built; while its plan misses the bound, the beam again with
@@ -41,9 +40,11 @@ from models.network import Network, cheapest_network
 from solver.engine.plan import Plan, RoundPlan, replay
 from solver.solo.round_search import Node, RoundPlanner, widths
 from solver import progress
-from solver.solo.relaxation import SolveParams, proof_record, game_spec, min_shares_bound, raise_lower_bound
+from solver.solo.relaxation import SolveParams, proof_record, min_shares_bound
+from solver.solo.proofs import Position, bound_before_search, raise_bound
+from solver.solo.proofs.relaxation import relaxation_spec
 from solver.engine.setup import Setup
-from solver.solo.answer import COUNTING, OBSTACLE, RELAXATION, Answer
+from solver.solo.answer import OBSTACLE, Answer
 from solver.engine.shipping import shipments
 from solver.engine.state import GameState, Rules
 
@@ -64,81 +65,6 @@ def unreachable_cubes(instance: Instance, setup: Setup) -> list[str]:
                 tiles = "" if colour in s.new_cities else f" and no {colour} new city tile is in play"
                 out.append(f"the {colour} cube on {board.label(stop)} can never be delivered: {why}{tiles}")
     return out
-
-
-def round_capacity(instance: Instance, rounds: int) -> int:
-    """Most tiles that can be laid in `rounds` rounds (Engineer at most once per action cycle)."""
-    s = instance.scenario
-    engineer_rounds = 0
-    if "engineer" in s.actions:
-        engineer_rounds = math.ceil(rounds / max(1, len(s.actions)))
-    return rounds * s.tile_limit + engineer_rounds * (s.engineer_tile_limit - s.tile_limit)
-
-
-def tile_distances(instance: Instance, source: Hex) -> dict[Hex, int]:
-    """Fewest track tiles on any route of links from `source` to each stop (terrain ignored)."""
-    from models.network import board_graph
-    g, _ = board_graph(instance, unit_cost=True)
-    dist = {source: 0}
-    heap = [(0, source)]
-    import heapq
-    while heap:
-        d, h = heapq.heappop(heap)
-        if d > dist.get(h, 1 << 30):
-            continue
-        for n in g.neighbors(h):
-            nd = d + g.nodes[n]["cost"]
-            if nd < dist.get(n, 1 << 30):
-                dist[n] = nd
-                heapq.heappush(heap, (nd, n))
-    return {h: d for h, d in dist.items() if instance.board.is_stop(h)}
-
-
-def delivery_tiles(instance: Instance, setup: Setup) -> list[int]:
-    """For every cube, the fewest tiles any network needs before it can be delivered."""
-    board, s = instance.board, instance.scenario
-    out = []
-    for stop, cubes in setup.items():
-        dist = tile_distances(instance, stop)
-        for colour in cubes:
-            targets = [h for h, c in board.cities.items() if c.colour == colour and h != stop]
-            if colour in s.new_cities:
-                targets += list(board.towns)  # a new city of that colour could be placed there
-            out.append(min((dist[h] for h in targets if h in dist), default=1 << 30))
-    return out
-
-
-def rounds_lower_bound(instance: Instance, setup: Setup, tiles_bound: int) -> tuple[int, list[str]]:
-    """A proven lower bound on the rounds needed to clear, and why.
-
-    By the end of round r at most cap(r) tiles are down, so only cubes whose
-    nearest possible destination is at most cap(r) tiles away can have been
-    delivered, and at most 2 per round: D(r) = min(2r, that count). The other
-    N - D(r) cubes need ceil((N - D(r)) / 2) more rounds.
-    """
-    s = instance.scenario
-    per_round = s.shipments_per_round
-    cubes = sum(len(c) for c in setup.values())
-    need = delivery_tiles(instance, setup)
-    by_ships, worst_r = math.ceil(cubes / per_round), 0
-    for r in range(1, cubes + 1):
-        cap = round_capacity(instance, r)
-        done = min(per_round * r, sum(1 for t in need if t <= cap))
-        bound = r + math.ceil((cubes - done) / per_round)
-        if bound > by_ships:
-            by_ships, worst_r = bound, r
-        if done == cubes:
-            break
-    by_tiles = next(r for r in range(1, 10_000) if round_capacity(instance, r) >= tiles_bound)
-    reasons = [f"{cubes} cubes at {per_round} shipments a round need {math.ceil(cubes / per_round)} round(s)",
-               f"joining all ruins needs at least {tiles_bound} tiles (proven), which takes {by_tiles} round(s)"]
-    if worst_r:
-        cap = round_capacity(instance, worst_r)
-        reachable = sum(1 for t in need if t <= cap)
-        reasons.append(f"by the end of round {worst_r} at most {cap} tiles are down, so at most "
-                       f"{min(per_round * worst_r, reachable)} cube(s) can be delivered; the rest need "
-                       f"{by_ships - worst_r} more round(s): {by_ships} in all")
-    return max(1, by_ships, by_tiles), reasons
 
 
 # -- the plan search ------------------------------------------------------------
@@ -435,6 +361,18 @@ def target_networks(instance: Instance, setup: Setup, time_limit: float,
     return [(net, t) for _, _, net, t in ranked] or [(base, None)]
 
 
+def proof_position(instance: Instance, state: GameState, rules: Rules, start: Node | None, params: SolveParams,
+                   time_limit: float, tiles_net: Network | None = None) -> Position:
+    """What the proof engines (solver/solo/proofs) read about an Easter Island position.
+
+    `tiles_net`: the fewest tiles of any network joining the ruins (a proven bound, computed if not given)."""
+    if tiles_net is None and start is None:
+        tiles_net = cheapest_network(instance, sorted(instance.board.cities), unit_cost=True,
+                                     time_limit=max(1.0, time_limit / 4), degree_limited=False)
+    return Position(instance, state, rules, start, params, time_limit=time_limit, tiles_net=tiles_net,
+                    known_bound=state.round)
+
+
 def analyse(instance: Instance, difficulty: str, setup: Setup, rules: Rules = Rules(), rounds: int | None = None,
             time_limit: float = 60.0, beam_width: int = 54, polish_width: int | None = None,
             budget: int | None = None, params: SolveParams | None = None, start: Node | None = None,
@@ -472,25 +410,21 @@ def analyse(instance: Instance, difficulty: str, setup: Setup, rules: Rules = Ru
                         seconds=time.monotonic() - t0)
         answer.search["proof_source"] = OBSTACLE
         return answer
-    first = 1 if start is None else start.state.round
-    if start is None:
-        # Still a bound with complex tiles: every tile laid covers at most one new hex, and tiles_net
-        # counts the hexes of any branching network.
-        tiles_bound = tiles_net.lower_bound or 0
-        lower, reasons = rounds_lower_bound(instance, setup, tiles_bound)
-    else:
-        lower, reasons = first, [f"the position is at the start of round {first}"]
+    # The cheap proof engines (solver/solo/proofs: the counting bound) before any search.
+    state0 = start.state if start is not None else GameState.new(instance, setup, rules)
+    position = proof_position(instance, state0, rules, start, params, time_limit, tiles_net)
+    bound = bound_before_search(position, limit)
+    lower, reasons = bound.lower, bound.reasons
     if lower > limit:
         answer = Answer("not clearable", f"proof: at least {lower} rounds are needed ({'; '.join(reasons)}) "
                         f"but the round limit is {limit}", limit, lower, None, False, network=cost_net,
                         network_label=label, bound_reasons=reasons, seconds=time.monotonic() - t0)
-        answer.search["proof_source"] = COUNTING
+        answer.search.update(proof_source=bound.source, proofs=position.asked)
         return answer
     if cost_net.status == "infeasible":  # complex tiles on: only a network with a complex tile can join them
         return Answer("unknown", "no network of simple tiles joins all ruins and the planner lays simple tiles "
                       "only; one with complex tiles may", limit, lower, None, False, network=cost_net,
                       network_label=label, bound_reasons=reasons, seconds=time.monotonic() - t0)
-    counting = lower
     # The planner's networks need not be proven cheapest: a few seconds per candidate town.
     targets = target_networks(instance, goods, min(5.0, max(0.5, time_limit / 12)), base=cost_net)
     deadline = t0 + time_limit
@@ -569,19 +503,15 @@ def analyse(instance: Instance, difficulty: str, setup: Setup, rules: Rules = Ru
     network, black_town = best_target
     answer.search["black_new_city_town"] = str(black_town) if black_town else None
     answer.search["target_network_cost"] = network.cost
-    # 2. The relaxation (models/solo_game): raise the lower bound while the model is INFEASIBLE.
-    state0 = start.state if start is not None else GameState.new(instance, setup, rules)
-    spec = None
-    source = COUNTING
+    # 2. The other proof engines (solver/solo/proofs: the CP-SAT relaxation, ...) raise the lower bound
+    #    while the best plan misses it.
     answer.search["beam_rounds"], answer.search["beam_seconds"] = first_beam
     answer.search["variants_seconds"] = round(time.monotonic() - t0, 3)
     if relax and answer.upper_bound != lower:
-        spec = game_spec(state0, network_tiles=(tiles_net.lower_bound or 0) if start is None else None,
-                         time_limit=max(1.0, time_limit / 4))
-        raised = raise_lower_bound(answer, spec, lower, limit, params, "clearing")
-        if raised > lower:
-            lower, source = raised, RELAXATION
-        answer.lower_bound = lower
+        bound = raise_bound(answer, position, bound, limit)
+        lower = answer.lower_bound = bound.lower
+        if start is None:
+            _decoded(answer, instance, difficulty, setup, state0, bound, accept)
     # 3. Squeeze: the CP-SAT restriction (models/solo_game/restriction.py) asked for a plan one round
     #    shorter than the best so far, started from that plan cut to the shorter length. Its soft clear
     #    condition counts what the cut plan leaves undone (cubes, ruins), so the search repairs the cut
@@ -633,29 +563,44 @@ def analyse(instance: Instance, difficulty: str, setup: Setup, rules: Rules = Ru
         answer.verdict_proof = f"a plan clears it in round {answer.upper_bound}, replayed by the referee"
         answer.min_rounds_proved = answer.upper_bound == lower
         if answer.min_rounds_proved and relax:
-            source = source if source == RELAXATION else (COUNTING if counting == lower else RELAXATION)
-            _shares_bounds(answer, state0, spec, tiles_net, start, params, time_limit)
+            _shares_bounds(answer, position, params)
             shares = answer.search["shares"]
             if not shares["proved"] and params.for_shares().plan_time > 0 and "restriction" not in answer.search:
                 # the fewest shares at the proved round count: the restriction over the plan's stop pairs
                 # (results/shares-probe.csv), then the plan's side of the bounds again
                 _restricted(answer, state0, answer.upper_bound, params.for_shares(), start, accept, focus=True)
-                _shares_bounds(answer, state0, spec, tiles_net, start, params, time_limit)
+                _shares_bounds(answer, position, params)
     elif lower > limit:
         answer.verdict = "not clearable"
-        answer.impossible.append(f"no way to clear by round {limit} exists even in the CP-SAT relaxation of the game "
-                                 "(models/solo_game: cash, income, locomotive, blockers and tiles per round)")
-        answer.verdict_proof = (f"the CP-SAT relaxation of the game (models/solo_game) admits no way to clear by "
-                                f"round {limit}, the round limit")
+        answer.impossible.append(bound.proof.detail)
+        answer.verdict_proof = f"proof by the {bound.source} engine: no legal play clears by round {limit}, the round limit"
     if answer.verdict == "unknown":
         answer.verdict_proof = (f"no plan found within {limit} rounds by the search ("
                                 + (f"budget {budget} round plans" if budget is not None else
                                    f"time limit {time_limit:g} s") + f", beam {beam_width}); at least {lower} "
                                 "rounds are needed")
-    answer.search["proof_source"] = (source if (answer.min_rounds_proved or answer.verdict == "not clearable")
+    answer.search["proof_source"] = (bound.source if (answer.min_rounds_proved or answer.verdict == "not clearable")
                                      else None)
+    answer.search["proofs"] = position.asked
+    if params.prove:
+        answer.search["prove_time"] = params.prove_time  # the deep mode
     answer.seconds = time.monotonic() - t0
     return answer
+
+
+def _decoded(answer: Answer, instance: Instance, difficulty: str, setup: Setup, state0, bound, accept) -> None:
+    """The plan side of an engine's "may clear" (the link search's abstract clear): a proposed plan, which
+    counts only if the referee replays it (accept)."""
+    from solver.solo.link_plans import decode
+    for verdict in bound.patterns:
+        if verdict.engine != "link search":
+            continue
+        pattern, link_bounds = verdict.pattern
+        plan, why = decode(state0, instance, difficulty, setup, pattern, link_bounds)
+        answer.search.setdefault("decoded", []).append({"engine": verdict.engine, "plan": plan is not None,
+                                                        "note": why})
+        if plan is not None:
+            accept(Node(state=None, rounds=list(plan.rounds)), "link search, decoded")
 
 
 def _restricted(answer: Answer, state0, last_round: int, params: SolveParams, start, accept,
@@ -690,7 +635,7 @@ def _restricted(answer: Answer, state0, last_round: int, params: SolveParams, st
         answer.search[key] = record
 
 
-def _shares_bounds(answer: Answer, state0, spec, tiles_net, start, params: SolveParams, time_limit: float) -> None:
+def _shares_bounds(answer: Answer, position: Position, params: SolveParams) -> None:
     """At the minimum round count: the fewest shares (a lower bound vs the plan's), then the plan's track.
 
     The lower bound is at least the shares already issued at the start (shares are never bought back).
@@ -702,15 +647,13 @@ def _shares_bounds(answer: Answer, state0, spec, tiles_net, start, params: Solve
     if known and known["rounds"] == answer.upper_bound:
         low, status = known["lower_bound"], known["relaxation"]  # same model, same answer: not asked twice
     elif params.for_shares().plan_time > 0:
-        if spec is None:
-            spec = game_spec(state0, network_tiles=(tiles_net.lower_bound or 0) if start is None else None,
-                             time_limit=max(1.0, time_limit / 4))
-        low, status = min_shares_bound(spec, answer.upper_bound, params)
+        low, status = min_shares_bound(relaxation_spec(position), answer.upper_bound, params)
     else:
         low, status = None, "not asked"
-    # shares issued are never returned: a plan from state0 ends with at least state0's shares
-    source = "relaxation" if low is not None and low > state0.shares else "already issued"
-    low = max(low or 0, state0.shares)
+    # shares issued are never returned: a plan from the position ends with at least its shares
+    issued = position.state.shares
+    source = "relaxation" if low is not None and low > issued else "already issued"
+    low = max(low or 0, issued)
     plan_shares = answer.end_state["shares"]
     answer.search["shares"] = {"rounds": answer.upper_bound, "lower_bound": low, "upper_bound": plan_shares,
                                "relaxation": status, "lower_bound_source": source,
@@ -719,7 +662,8 @@ def _shares_bounds(answer: Answer, state0, spec, tiles_net, start, params: Solve
 
 
 def batch_solve(difficulty: str, seed: int, time_limit: float, instance: str | None = None,
-                bag: str | None = None, readings: dict | None = None, on_answer=None, **_ignored) -> dict:
+                bag: str | None = None, readings: dict | None = None, on_answer=None, prove: bool = False,
+                prove_time: float | None = None, **_ignored) -> dict:
     """One batch task: draw the setup with the seed under the readings, solve it, return a JSON-ready record.
 
     ``on_answer(instance, difficulty, setup, answer, rules, seed)`` may add fields to the record (the batch's
@@ -732,6 +676,8 @@ def batch_solve(difficulty: str, seed: int, time_limit: float, instance: str | N
     rules = make_rules("easter-island", [f"{k}={v}" for k, v in (readings or {}).items()],
                        aliases={"bag": bag} if bag else None)
     setup = draw_setup(inst, difficulty, seed, rules=rules)
-    answer = analyse(inst, difficulty, setup, rules, time_limit=time_limit)
+    # the deep mode (`batch --prove`): every proof engine to the end, its own deterministic budgets
+    params = SolveParams(prove=prove, **({} if prove_time is None else {"prove_time": prove_time}))
+    answer = analyse(inst, difficulty, setup, rules, time_limit=time_limit, params=params)
     kept = on_answer(inst, difficulty, setup, answer, rules, seed) if on_answer else {}
     return {**answer.batch_record(), **proof_record(answer), "setup": setup_to_json(inst, setup), **kept}

@@ -65,7 +65,7 @@ DETERMINISTIC_HELP = ("Reproducible mode (default): the plan search stops after 
 
 
 def solve_mode(deterministic: bool, work: int, cp_time: float, cp_workers: int, plan_time: float = 10.0,
-               shares_time: float = 0.0):
+               shares_time: float = 0.0, prove: bool = False, prove_time: float = 600.0):
     """(beam budget or None, CP-SAT parameters) for the solvers."""
     from solver.solo.relaxation import SolveParams
     if work < 1:
@@ -78,5 +78,8 @@ def solve_mode(deterministic: bool, work: int, cp_time: float, cp_workers: int, 
         raise InputError(f"expected a finite deterministic time of 0 or more, got {plan_time}", "--plan-cp-time")
     if not 0 <= shares_time < float("inf"):
         raise InputError(f"expected a finite deterministic time of 0 or more, got {shares_time}", "--shares-cp-time")
+    if not 0 < prove_time < float("inf"):
+        raise InputError(f"expected a positive finite deterministic time, got {prove_time}", "--prove-time")
     return (work if deterministic else None), SolveParams(workers=cp_workers, deterministic_time=cp_time,
-                                                          plan_time=plan_time, shares_time=shares_time)
+                                                          plan_time=plan_time, shares_time=shares_time,
+                                                          prove=prove, prove_time=prove_time)

@@ -11,7 +11,8 @@ argument relies on (models/solo_game/relaxation.py, points 3 and 5):
   (old track and stops cost nothing; Zoo: or via any two exits);
 * Zoo `need`: least locomotive over that any-network graph (solver/zoo_routes).
 
-`rounds_relaxation` then asks the model round count by round count, and
+`rounds_relaxation` then asks the model round count by round count (the proof engine
+solver/solo/proofs/relaxation.py puts it behind the engines' interface), and
 `min_shares_bound` asks it for the fewest shares at a round count. Every
 answer says what it rests on; only INFEASIBLE and OPTIMAL (or the model's
 proven objective bound) count, and integers are compared exactly.
@@ -45,6 +46,10 @@ class SolveParams:
     # shares. 10 units give fewer shares on 11 of 12 setups (2 fewer at the median) but take about 7 s
     # each, most of a whole answer's time (results/shares-probe.csv; the goal is a median under 10 s).
     shares_time: float = 0.0
+    # The deep mode (`--prove`): every proof engine (solver/solo/proofs) runs to the end, each call with its
+    # own deterministic budget `prove_time` (the relaxation: CP-SAT units per model) instead of the default's.
+    prove: bool = False
+    prove_time: float = 600.0
 
     def for_shares(self) -> "SolveParams":
         """The parameters of a plan-model run that looks for fewer shares, not fewer rounds."""
@@ -323,20 +328,6 @@ def verdict_of(status) -> str:
     """A relaxation's CP-SAT status in words: only INFEASIBLE is a proof; no answer is 'unknown'."""
     return {cp_model.INFEASIBLE: "infeasible", cp_model.FEASIBLE: "feasible",
             cp_model.OPTIMAL: "feasible"}.get(status, "unknown")
-
-
-def raise_lower_bound(answer, spec: SoloSpec, lower: int, limit: int, params: SolveParams, goal: str) -> int:
-    """Ask the relaxation for a higher round bound than `lower`; record it on the answer, return the bound."""
-    from solver import progress
-    top = (answer.upper_bound - 1) if answer.upper_bound else limit
-    progress.note("CP-SAT relaxation of the game", rounds=f"{lower}..{answer.upper_bound or limit}")
-    raised, log = rounds_relaxation(spec, lower, top, params, no_plan=answer.upper_bound is None)
-    answer.search["relaxation"] = log
-    if raised > lower:
-        answer.bound_reasons.append(f"the CP-SAT relaxation of the game (models/solo_game) is infeasible for {goal} "
-                                    f"by round {raised - 1}: at least {raised} rounds")
-        answer.lower_bound = raised
-    return max(raised, lower)
 
 
 def rounds_relaxation(spec: SoloSpec, lower: int, upper: int, params: SolveParams,

@@ -6,7 +6,10 @@ solver.solo.exhaustive (the engine alone). The claims of `aos-solve easter-islan
 (the same `analyse` the commands call, with small reproducible budgets) are checked against it:
 - a proved minimum equals the truth, and "not clearable" is said only when nothing clears;
 - every lower bound is <= the truth, every plan's round count >= it;
-- every plan replays through the referee and clears in the round it claims.
+- every plan replays through the referee and clears in the round it claims;
+- every proof engine's claims (solver/solo/proofs): each verdict the answer asked for, and each engine of
+  the registry ENGINES asked on its own about every round up to the board's limit: a NO_CLEAR by R
+  needs truth > R, a bound needs truth >= bound. A newly registered engine is judged with no change here.
 """
 from __future__ import annotations
 
@@ -133,6 +136,7 @@ class Outcome:
     claims: dict = field(default_factory=dict)     # claim kind -> count checked
     false: list = field(default_factory=list)      # (claim, detail) of every false claim
     error: str | None = None                       # the board was refused by the loader (not a claim)
+    limit: int | None = None                       # the board's round limit (the truth searched up to it)
 
 
 def check_board(board: Board, max_nodes: int = 8_000, budget: int = 200) -> Outcome:
@@ -153,7 +157,7 @@ def check_board(board: Board, max_nodes: int = 8_000, budget: int = 200) -> Outc
     truth = earliest_clear(state, max_nodes=max_nodes)
     if not truth.settled:
         return out
-    out.settled, out.truth = True, truth.earliest
+    out.settled, out.truth, out.limit = True, truth.earliest, board.rounds
     params = SolveParams(workers=1, deterministic_time=2.0, plan_time=2.0)
     if board.ruleset == "easter-island":
         from solver.solo.easter_island import analyse
@@ -162,7 +166,29 @@ def check_board(board: Board, max_nodes: int = 8_000, budget: int = 200) -> Outc
     diff = "easy" if board.ruleset == "easter-island" else "standard"
     answer = analyse(inst, diff, setup, rules, rounds=board.rounds, time_limit=30, budget=budget, params=params)
     _judge(out, inst, answer, truth.earliest)
+    _judge_verdicts(out, engines_alone(inst, state, rules, params, board.rounds), truth.earliest)
     return out
+
+
+def engines_alone(inst, state, rules, params, last_round: int) -> list[dict]:
+    """Every registered proof engine asked on its own (no bound from another engine) about each round from
+    the state's up to `last_round`, in the default mode and in the deep mode (`--prove`, here with a small
+    budget); the verdicts as answer.search["proofs"] records them."""
+    import dataclasses
+    from solver.solo.proofs import ENGINES, ask
+    asked = []
+    for mode in (params, dataclasses.replace(params, prove=True, prove_time=params.deterministic_time)):
+        if inst.scenario.ruleset == "zoo":
+            from solver.solo.zoo import proof_position
+            position = proof_position(inst, state, rules, None, mode)
+        else:
+            from solver.solo.easter_island import proof_position
+            position = proof_position(inst, state, rules, None, mode, time_limit=30)
+        for engine in ENGINES:
+            for last in range(state.round, last_round + 1):
+                ask(engine, position, last)
+        asked += position.asked
+    return asked
 
 
 def _hex_named(inst, name: str):
@@ -193,3 +219,18 @@ def _judge(out: Outcome, inst, answer, truth: int | None) -> None:
         if cleared is not None:
             _claim(out, "plan rounds", truth is not None and cleared >= truth and cleared == answer.upper_bound,
                    f"plan clears in {cleared}, answer says {answer.upper_bound}, truth {truth}")
+    _judge_verdicts(out, (getattr(answer, "search", None) or {}).get("proofs") or [], truth)
+
+
+def _judge_verdicts(out: Outcome, verdicts: list[dict], truth: int | None) -> None:
+    """The claims of proof-engine verdicts, kind named after the engine: "ENGINE: no clear by R" holds when
+    nothing clears by R (truth None: nothing clears by the board's limit, so only R up to it is checked);
+    "ENGINE: bound" holds when the truth is not below it."""
+    from solver.solo.proofs import NO_CLEAR
+    for v in verdicts:
+        engine, last, bound = v["engine"], v["last_round"], v.get("bound")
+        if v["status"] == NO_CLEAR and (truth is not None or out.limit is None or last <= out.limit):
+            _claim(out, f"{engine}: no clear", truth is None or truth > last,
+                   f"{engine} says no play clears by round {last}; truth {truth}")
+        if bound is not None and truth is not None:
+            _claim(out, f"{engine}: bound", bound <= truth, f"{engine} bound {bound} > truth {truth}")

@@ -8,7 +8,8 @@ Approach (measured in benchmarks/zoo.py):
    with the largest locomotive even with the Feeding discount. Both are
    relaxations (more links than any real network has), so what they rule out
    is ruled out for every plan.
-2. A proven lower bound on the rounds, from a small exact search over a
+2. A proven lower bound on the rounds (the counting engine, solver/solo/proofs/counting.py;
+   the other proof engines of solver/solo/proofs follow the plan search), from a small exact search over a
    relaxed game that keeps the counts and drops the geometry: at most two
    shipments a round, a locomotive step takes one of them; each feeding needs
    a piece of food whose cheapest possible feeding fits the locomotive (or
@@ -42,9 +43,12 @@ from solver.engine.plan import Plan, RoundPlan, replay, round_moves
 from solver.solo.round_search import Node, RoundPlanner, widths
 from solver.solo.zoo_networks import (_proven, heuristic_network, network_links, shortcuts, target_networks,  # noqa: F401
                                  teleport_network)
-from solver.solo.relaxation import SolveParams, proof_record, game_spec, min_shares_bound, raise_lower_bound
+from solver.solo.relaxation import SolveParams, proof_record, min_shares_bound
+from solver.solo.proofs import Position, bound_before_search, raise_bound
+from solver.solo.proofs.counting import areas_to_feed
+from solver.solo.proofs.relaxation import relaxation_spec
 from solver.engine.setup import Setup
-from solver.solo.answer import COUNTING, OBSTACLE, RELAXATION, Answer
+from solver.solo.answer import OBSTACLE, Answer
 from solver.engine.state import GameState, Rules
 from solver.solo.zoo_routes import INF, StopGraph, _least_from, feedings, least_locomotive
 
@@ -169,100 +173,6 @@ def unfeedable_areas(instance: Instance, setup: Setup, rules: Rules, needs: Need
                        f"{plain} or more ({disc} with the Feeding discount of {s.feeding_discount}), "
                        f"above the largest locomotive {s.max_locomotive} (over every network the board allows)")
     return out
-
-
-# -- the lower bound on rounds -----------------------------------------------------------
-
-def areas_to_feed(instance: Instance) -> list[Hex]:
-    """The printed animal areas: every plan must feed them (urbanized areas only add to this)."""
-    return sorted(instance.board.cities)
-
-
-def rounds_lower_bound(instance: Instance, setup: Setup, rules: Rules, needs: Needs,
-                       horizon: int = 60) -> tuple[int | None, list[str]]:
-    """A proven lower bound on the rounds to feed every animal area (None: never), and why."""
-    s = instance.scenario
-    areas = areas_to_feed(instance)
-    n = len(areas)
-    per_round = s.shipments_per_round
-    units = sorted(needs.out_of[y] for y, food in setup.items() if y in needs.out_of for _ in food)
-    dests = sorted(needs.into[h] for h in areas)
-
-    def count(pairs, level: int, which: int) -> int:
-        return sum(1 for p in pairs if p[which] <= level)
-
-    tiles_each = sorted(needs.near[h] for h in areas)
-
-    # Each fed area needs a link of at least near[area] track pieces (one hex each) at it, and a link
-    # serves its two ends, so the links hold >= sum(near) / 2 pieces. A simple tile is one piece; a
-    # complex tile (Rules.complex_tiles) is two pieces for one tile, so then tiles >= sum(near) / 4.
-    ends_per_tile = 2 * (2 if rules.complex_tiles else 1)
-
-    def max_fed_by_tiles(capacity: int) -> int:
-        k, total = 0, 0
-        for t in tiles_each:
-            if t >= INF or math.ceil((total + t) / ends_per_tile) > capacity:
-                break
-            total += t
-            k += 1
-        return k
-
-    actions = list(s.actions) + [None]
-    has_exits = bool(instance.board.exits)
-    simple = math.ceil(n / per_round)
-    reasons = [f"{n} animal areas, each fed by its own shipment, at {per_round} shipments a round: "
-               f"{simple} round(s)"]
-    states: dict[tuple[int, int, int], int] = {(s.start_locomotive, 0, 0): 0}
-    for r in range(1, horizon + 1):
-        new: dict[tuple[int, int, int], int] = {}
-        for (loco, feeding_rounds, cap), fed in states.items():
-            for action in actions:
-                l1 = loco + 1 if action == "locomotive" and loco < s.max_locomotive else loco
-                if action == "locomotive" and loco >= s.max_locomotive:
-                    continue
-                d1 = feeding_rounds + (1 if action == "feeding" else 0)
-                c1 = cap + (s.engineer_tile_limit if action == "engineer" else s.tile_limit) + (
-                    1 if (r > 1 and has_exits) else 0)
-                for step in (0, 1):
-                    l2 = l1 + step
-                    if l2 > s.max_locomotive:
-                        continue
-                    k = fed + per_round - step
-                    k = min(k, count(units, l2, 0) + d1, count(units, l2, 1),
-                            count(dests, l2, 0) + d1, count(dests, l2, 1), max_fed_by_tiles(c1))
-                    k = max(k, fed)
-                    key = (l2, d1, c1)
-                    if new.get(key, -1) < k:
-                        new[key] = k
-        # Keep only states no other state beats in every way.
-        states = _pareto(new)
-        if any(k >= n for k in states.values()):
-            if r > simple:
-                reasons.append(
-                    f"counting food, danger and tiles (each feeding needs a piece of food and an area whose cheapest "
-                    f"feeding over any network fits the locomotive, or fits with the Feeding discount once per "
-                    f"Feeding round; the locomotive rises by at most 1 by the Locomotive action and 1 by a shipment "
-                    f"step; tiles at most {s.engineer_tile_limit} a round with Engineer, {s.tile_limit} otherwise, "
-                    f"plus 1 bonus tile a round): at least {r} round(s)")
-            return max(r, simple), reasons
-    top = s.max_locomotive
-    if count(units, top, 1) < n:
-        reasons.append(f"only {count(units, top, 1)} piece(s) of food can ever be shipped to an animal area with the "
-                       f"largest locomotive {top} (even with the Feeding discount), and {n} areas need feeding")
-        return None, reasons
-    reasons.append(f"counting food, danger and tiles as above, {horizon} round(s) are not enough: at least "
-                   f"{horizon + 1} round(s)")
-    return horizon + 1, reasons
-
-
-def _pareto(states: dict[tuple[int, int, int], int]) -> dict[tuple[int, int, int], int]:
-    items = sorted(states.items(), key=lambda kv: (-kv[1], -kv[0][0], -kv[0][1], -kv[0][2]))
-    kept: list[tuple[tuple[int, int, int], int]] = []
-    for key, k in items:
-        if any(k2 >= k and all(a >= b for a, b in zip(key2, key)) for key2, k2 in kept):
-            continue
-        kept.append((key, k))
-    return dict(kept)
 
 
 # -- the plan search ----------------------------------------------------------------------
@@ -463,6 +373,16 @@ class _Planner(RoundPlanner):
         return math.ceil(unfed / self.s.shipments_per_round) <= max_rounds - len(node.rounds)
 
 
+def proof_position(instance: Instance, state: GameState, rules: Rules, start: Node | None, params: SolveParams,
+                   needs: Needs | None = None) -> Position:
+    """What the proof engines (solver/solo/proofs) read about a Zoo position: the least locomotive and tiles over
+    any network (`needs`, computed from the position's food if not given) and the any-network stop graph."""
+    if needs is None:
+        needs = relaxed_needs(instance, {h: list(c) for h, c in state.goods.items() if c}, rules)
+    return Position(instance, state, rules, start, params, needs=needs, zoo_graph=potential_graph(instance, rules),
+                    known_bound=state.round)
+
+
 def analyse(instance: Instance, difficulty: str, setup: Setup, rules: Rules = Rules(), rounds: int | None = None,
             time_limit: float = 60.0, beam_width: int = 54, polish_width: int = 6,
             budget: int | None = None, params: SolveParams | None = None, start: Node | None = None,
@@ -502,20 +422,21 @@ def analyse(instance: Instance, difficulty: str, setup: Setup, rules: Rules = Ru
         networks(answer)
         answer.seconds = time.monotonic() - t0
         return answer
-    if start is None:
-        lower, reasons = rounds_lower_bound(instance, setup, rules, needs, horizon=limit + 1)
-    else:
-        lower, reasons = start.state.round, [f"the position is at the start of round {start.state.round}"]
+    # The cheap proof engines (solver/solo/proofs: the counting bound) before any search.
+    state0 = start.state if start is not None else GameState.new(instance, setup, rules)
+    position = proof_position(instance, state0, rules, start, params, needs)
+    bound = bound_before_search(position, limit)
+    lower, reasons = bound.lower, bound.reasons
     if lower is None or lower > limit:
         why = "; ".join(reasons)
         text = (f"proof: no number of rounds suffices ({why})" if lower is None else
                 f"proof: at least {lower} rounds are needed ({why}) but the round limit is {limit}")
         answer = Answer("not clearable", text, limit, lower or limit + 1, None, False, bound_reasons=reasons,
-                        search={**_needs_json(instance, needs), "proof_source": COUNTING})
+                        search={**_needs_json(instance, needs), "proof_source": bound.source,
+                                "proofs": position.asked})
         networks(answer)
         answer.seconds = time.monotonic() - t0
         return answer
-    counting = lower
     answer = Answer("unknown", "", limit, lower, None, False, bound_reasons=reasons,
                     search={"beam_widths": [], "round_plans_tried": 0, "networks": [],
                             "deterministic": budget is not None, **_needs_json(instance, needs)})
@@ -562,16 +483,13 @@ def analyse(instance: Instance, difficulty: str, setup: Setup, rules: Rules = Ru
         proven += [("proven cheapest network with teleports", network_links(instance, n))
                    for _, n in answer.extra_networks]
         search([(n, l) for n, l in proven if l], widths(beam_width))
-    # 3. The relaxation (models/solo_game) raises the lower bound while it is INFEASIBLE.
-    state0 = start.state if start is not None else GameState.new(instance, setup, rules)
-    source = COUNTING
+    # 3. The other proof engines (solver/solo/proofs: the CP-SAT relaxation, ...) raise the lower bound
+    #    while the best plan misses it.
     answer.search["beam_seconds"] = round(time.monotonic() - t0, 3)
     answer.search["beam_rounds"] = answer.upper_bound
     if relax and answer.upper_bound != lower:
-        spec = game_spec(state0, zoo_graph=potential_graph(instance, rules))
-        raised = raise_lower_bound(answer, spec, lower, limit, params, "feeding every area")
-        if raised > lower:
-            lower, source = raised, RELAXATION
+        bound = raise_bound(answer, position, bound, limit)
+        lower = bound.lower
     # 4. With the round count settled, a wider beam on the best network looks for fewer shares, more cash.
     if answer.plan is not None and best["target"] is not None and polish_width:
         name, links = best["target"]
@@ -593,26 +511,26 @@ def analyse(instance: Instance, difficulty: str, setup: Setup, rules: Rules = Ru
         answer.verdict_proof = f"a plan feeds every animal area by round {answer.upper_bound}, replayed by the referee"
         answer.min_rounds_proved = answer.upper_bound == lower
         if answer.min_rounds_proved and relax:
-            spec = game_spec(state0, zoo_graph=potential_graph(instance, rules))
-            low, status = min_shares_bound(spec, answer.upper_bound, params)
+            low, status = min_shares_bound(relaxation_spec(position), answer.upper_bound, params)
             plan_shares = answer.end_state["shares"]
             answer.search["shares"] = {"lower_bound": low, "upper_bound": plan_shares, "relaxation": status,
                                        "proved": low is not None and low == plan_shares,
                                        "plan_track_cost": answer.end_state["spent_on_track"]}
-            source = source if source == RELAXATION or counting == lower else RELAXATION
     elif lower > limit:
         answer.verdict = "not clearable"
-        answer.impossible.append(f"no way to clear by round {limit} exists even in the CP-SAT relaxation of the game "
-                                 "(models/solo_game: cash, income, locomotive, blockers and tiles per round)")
-        answer.verdict_proof = (f"the CP-SAT relaxation of the game (models/solo_game) admits no way to feed every "
-                                f"area by round {limit}, the round limit")
+        answer.impossible.append(bound.proof.detail)
+        answer.verdict_proof = (f"proof by the {bound.source} engine: no legal play feeds every area by round {limit}, "
+                                "the round limit")
     else:
         answer.verdict_proof = (f"no plan found within {limit} rounds by the search ("
                                 + (f"budget {budget} round plans" if budget is not None else
                                    f"time limit {time_limit:g} s") + f", beam up to {beam_width}); at least "
                                 f"{lower} rounds are needed")
-    answer.search["proof_source"] = (source if (answer.min_rounds_proved or answer.verdict == "not clearable")
+    answer.search["proof_source"] = (bound.source if (answer.min_rounds_proved or answer.verdict == "not clearable")
                                      else None)
+    answer.search["proofs"] = position.asked
+    if params.prove:
+        answer.search["prove_time"] = params.prove_time  # the deep mode
     answer.seconds = time.monotonic() - t0
     return answer
 
@@ -645,7 +563,8 @@ def _needs_json(instance: Instance, needs: Needs) -> dict:
 
 def batch_solve(difficulty: str, seed: int, time_limit: float, instance: str | None = None,
                 shuffle_dangers: bool = False, strict_exits: bool = False, readings: dict | None = None,
-                on_answer=None, **_ignored) -> dict:
+                on_answer=None, prove: bool = False,
+                prove_time: float | None = None, **_ignored) -> dict:
     """One batch task under the readings: the seed draws the food (and, if asked, shuffles the danger levels).
 
     ``on_answer``: as in solver.solo.easter_island.batch_solve (the batch's plan pages)."""
@@ -659,7 +578,9 @@ def batch_solve(difficulty: str, seed: int, time_limit: float, instance: str | N
     rules = make_rules("zoo", [f"{k}={v}" for k, v in (readings or {}).items()],
                        aliases={"strict_exits": True} if strict_exits else None)
     setup = draw_setup(inst, difficulty, seed, rules=rules)
-    answer = analyse(inst, difficulty, setup, rules, time_limit=time_limit)
+    # the deep mode (`batch --prove`): every proof engine to the end, its own deterministic budgets
+    params = SolveParams(prove=prove, **({} if prove_time is None else {"prove_time": prove_time}))
+    answer = analyse(inst, difficulty, setup, rules, time_limit=time_limit, params=params)
     dangers = {inst.board.cities[h].name: inst.board.cities[h].danger for h in sorted(inst.board.cities)}
     kept = on_answer(inst, difficulty, setup, answer, rules, seed) if on_answer else {}
     return {**answer.batch_record(), **proof_record(answer), "dangers": dangers, **kept}
