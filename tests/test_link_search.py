@@ -17,7 +17,7 @@ from solver.engine.plan import replay
 from solver.engine.readings import make_rules
 from solver.engine.state import GameState, Rules
 from solver.games import load_instance
-from solver.solo.easter_island import rounds_lower_bound
+from solver.solo.proofs.counting import island_rounds_bound as rounds_lower_bound
 from solver.solo.exhaustive import earliest_clear
 from solver.solo.link_plans import decode
 from solver.solo.link_search import LinkBounds, prove_by
