@@ -23,6 +23,7 @@ from solver.solo.answer import PROOF_SOURCES
 from solver.solo.exhaustive import earliest_clear
 from solver.solo.proofs import ENGINES, MAY_CLEAR, NO_CLEAR, OPEN, ProofEngine, Verdict, ask
 from solver.solo.proofs.counting import CountingBound
+from solver.solo.proofs.links import LinkSearch
 from solver.solo.proofs.relaxation import Relaxation
 from solver.solo.relaxation import SolveParams
 from tests.conftest import INSTANCES
@@ -161,7 +162,7 @@ def test_every_registered_engine_has_the_interface_and_names_a_proof_source():
     assert len(set(names)) == len(names)
     assert all(isinstance(engine, ProofEngine) for engine in ENGINES)
     assert set(names) <= set(PROOF_SOURCES)
-    assert [type(e) for e in ENGINES[:2]] == [CountingBound, Relaxation]
+    assert [type(e) for e in ENGINES] == [CountingBound, LinkSearch, Relaxation]
     # the cheap engines come first: they are asked before the plan search, in the registry's order
     cheap = [engine.cheap for engine in ENGINES]
     assert cheap == sorted(cheap, reverse=True)
@@ -178,7 +179,9 @@ def test_the_answer_records_every_verdict_and_names_the_engine_that_proved_it():
     answer = easter_island.analyse(inst, "easy", {H("A1"): ["red"]}, Rules(), time_limit=30, budget=2000,
                                    params=PARAMS)
     asked = answer.search["proofs"]
-    assert [(a["engine"], a["status"]) for a in asked] == [("counting bound", OPEN), ("relaxation", NO_CLEAR)]
+    # the link search is asked in the deep mode only: here it answers open at once
+    assert [(a["engine"], a["status"]) for a in asked] == [("counting bound", OPEN), ("link search", OPEN),
+                                                           ("relaxation", NO_CLEAR)]
     assert answer.search["proof_source"] == "relaxation" and answer.lower_bound == answer.upper_bound == 2
 
 
@@ -214,7 +217,9 @@ def test_prove_on_the_command_line_gives_the_same_proved_answer(run_cli, tmp_pat
     default, deep = run_cli(*args), run_cli(*args, "--prove", "--prove-time", "5")
     assert default.code == 0 and deep.code == 0, default.err + deep.err
     a, b = json.loads(default.out), json.loads(deep.out)
-    assert (b["verdict"], b["min_rounds"], b["proof_source"]) == (a["verdict"], a["min_rounds"], a["proof_source"])
+    assert (b["verdict"], b["min_rounds"]) == (a["verdict"], a["min_rounds"])
+    # the deep mode asks the link search before the relaxation, and here it settles the minimum
+    assert (a["proof_source"], b["proof_source"]) == ("relaxation", "link search")
     assert b["search"]["prove_time"] == 5 and "prove_time" not in a["search"]
 
 

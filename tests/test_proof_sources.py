@@ -12,6 +12,7 @@ import json
 import pytest
 
 from solver.solo.answer import COUNTING, OBSTACLE, PROOF_SOURCES, RELAXATION
+from solver.solo.proofs.links import LINK_SEARCH
 from tests.conftest import INSTANCES
 
 FAST = ("--work", "2000", "--cp-time", "5")
@@ -41,6 +42,8 @@ CASES = [  # (id, command, board, options, verdict, proof source)
      ("-d", "easy", "--setup", RED_1), "clearable", RELAXATION),
     ("island cash", "easter-island", "tiny-island-cash.toml", ("-d", "easy", "--setup", RED_1),
      "not clearable", RELAXATION),
+    ("island cash, deep mode", "easter-island", "tiny-island-cash.toml",
+     ("-d", "easy", "--setup", RED_1, "--prove", "--prove-time", "5"), "not clearable", LINK_SEARCH),
 ]
 
 

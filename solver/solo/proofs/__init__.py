@@ -27,8 +27,10 @@ __all__ = ["Bound", "ENGINES", "MAY_CLEAR", "NO_CLEAR", "OPEN", "Position", "Pro
 # The registry, in the order the engines are asked (cheap ones before the plan search, the rest after it).
 ENGINES: tuple[ProofEngine, ...] = (
     CountingBound(),   # counting.py: cubes, tiles and actions counted (both maps)
+    # links.py: the link search (solver/solo/link_search.py): Easter Island, deep mode only; asked before the
+    # relaxation there, as it also yields patterns for the plan side and is quick on small boards
+    LinkSearch(),
     Relaxation(),      # relaxation.py: the CP-SAT relaxation of the game (models/solo_game)
-    LinkSearch(),      # links.py: the link search (solver/solo/link_search.py): Easter Island, deep mode
 )
 
 
