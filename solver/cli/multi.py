@@ -184,8 +184,11 @@ def build_cost(
     terminals, term_notes = rs.build_terminals(inst, stops, state)
     g, max_degree, notes = rs.build_graph(inst, state)
     notes += rs.restrict_build(inst, g, max_degree, terminals)
+    whole = g.copy()  # before --good drops stops: its cheapest network bounds every build from below
+    dropped: list = []
     if good is not None:
-        notes += _good_route_only(inst, rs, state, g, terminals, stops, good)
+        dropped, good_notes = _good_route_only(inst, rs, state, g, terminals, stops, good)
+        notes += good_notes
     elif len(stops) == 2:
         notes.append("priced for joining the stops, not for one good: a good must stop at the first city of its "
                      "colour on the way (--good COLOUR prices a route that good can travel)")
@@ -196,8 +199,21 @@ def build_cost(
                            is_stop=rs.is_build_stop(inst))
     cost, bound, adjust_notes = rs.adjust_build_cost(inst, net, state, graph=(g, max_degree),
                                                      terminals=terminals, time_limit=time_limit)
+    if dropped and len(terminals) > len(stops) and net.status == "optimal":
+        # The good travels only between the two stops named; the branch to the other terminals (Kansas
+        # City) could pass a dropped stop, so the network avoiding them all is a restriction. The cheapest
+        # network of the whole graph is a relaxation: its cost bounds every build from below.
+        relaxed = cheapest_network(inst, terminals, time_limit=time_limit, graph=(whole, max_degree),
+                                   graph_key=key[:3] + ("whole",) + key[4:], is_stop=rs.is_build_stop(inst))
+        if relaxed.status == "optimal" and relaxed.cost is not None and cost is not None:
+            notes.append(f"the branch to {', '.join(inst.board.label(h) for h in terminals if h not in stops)} "
+                         "may not pass those stops either; the cheapest network allowed to pass them costs "
+                         f"${relaxed.cost}, a lower bound")
+            bound = min(bound, relaxed.cost) if bound is not None else relaxed.cost
+        else:
+            bound = None
     status = net.status
-    if status == "optimal" and cost is not None and bound is not None and cost != bound:
+    if status == "optimal" and cost is not None and bound != cost:
         status = "feasible"
     space = rs.build_search_space(inst, state)
     proof = {"optimal": "proven minimum (lower bound = cost)",
@@ -231,27 +247,39 @@ def build_cost(
     typer.echo("\n".join(block(used_assumptions(inst, "build"), readings(inst))))
 
 
-def _good_route_only(inst, rs, state, g, terminals, stops, colour) -> list[str]:
+def _good_route_only(inst, rs, state, g, terminals, stops, colour) -> tuple[list, list[str]]:
     """Keep only what a good of `colour` from stops[0] to stops[1] may travel: "It must stop at the first
     city of its own colour it reaches", so every other stop that would take it leaves the graph (a
     restriction: any route the good can use survives it)."""
     from solver.board.board import COLOURS
     if colour not in COLOURS:
         raise InputError(f"unknown colour {colour!r} (expected one of {', '.join(COLOURS)})", "--good")
-    if len(stops) != 2 or len(terminals) != 2:
-        raise InputError("--good prices one route: name exactly two stops (from, to)", "--good")
-    probe = state
-    if probe is None:
-        from solver.multi.state import MultiState
-        from solver.engine.state import Rules
-        probe = MultiState(instance=inst, rules=Rules(), goods={}, phase="ship",
-                           area_stops={a.hexes[0]: a for a in inst.board.areas})
-        probe.goods = {a.hexes[0]: ["setup"] for a in inst.board.areas}  # zones hold goods at setup
-    dropped = [n for n in list(g.nodes) if n not in stops and _takes(rs, probe, n, colour)]
-    g.remove_nodes_from(dropped)
+    if len(stops) != 2:
+        raise InputError(f"--good prices one route: name exactly two stops (from, to), not {len(stops)}", "--good")
     label = inst.board.label
-    return [f"a {colour} good would stop at {', '.join(label(n) for n in dropped)}, so the route avoids "
-            "them" if dropped else f"no stop on the way takes a {colour} good"]
+    for extra in terminals:
+        if extra not in stops and _takes(rs, _probe(inst, state), extra, colour):
+            raise InputError(f"the network must also join {label(extra)}, which would take a {colour} good on the "
+                             f"way; --good cannot price a route that must avoid a stop the network joins", "--good")
+    probe = _probe(inst, state)
+    dropped = [n for n in list(g.nodes) if n not in terminals and _takes(rs, probe, n, colour)]
+    g.remove_nodes_from(dropped)
+    if not dropped:
+        return dropped, [f"no stop on the way takes a {colour} good"]
+    return dropped, [f"a {colour} good would stop at {', '.join(label(n) for n in dropped)}, so the route avoids "
+                     + ("it" if len(dropped) == 1 else "them")]
+
+
+def _probe(inst, state):
+    """The state whose stops are asked whether they take a good (without a STATE file: the setup)."""
+    if state is not None:
+        return state
+    from solver.multi.state import MultiState
+    from solver.engine.state import Rules
+    probe = MultiState(instance=inst, rules=Rules(), goods={}, phase="ship",
+                       area_stops={a.hexes[0]: a for a in inst.board.areas})
+    probe.goods = {a.hexes[0]: ["setup"] for a in inst.board.areas}  # zones hold goods at setup
+    return probe
 
 
 def _takes(rs, state, node, colour) -> bool:
