@@ -18,6 +18,7 @@ from solver.games import load_instance
 from solver.multi.provenance import as_json, block, readings, used_assumptions
 from solver.multi.turn import LOOK_AHEAD, OBJECTIVE
 from solver.report.output import dumps
+from solver.report.words import plural
 
 
 def _ruleset(inst):
@@ -109,7 +110,7 @@ def deliveries(
             typer.echo(dumps(data))
         else:
             typer.echo(("LEGAL: " if problem is None else "ILLEGAL: ") + str(move)
-                       + (f"\n  {data['links']} link(s), income +{data['income']}; {data['limit']}"
+                       + (f"\n  {plural(data['links'], 'link')}, income +{data['income']}; {data['limit']}"
                           if problem is None else f"\n  rule: {problem}"))
         raise typer.Exit(0 if problem is None else 1)
     rows = delivery_rows(state)
@@ -122,7 +123,7 @@ def deliveries(
         typer.echo(dumps(data))
         return
     typer.echo(f"Deliveries for {state.active} on {inst.board.name}, round {state.round} "
-               f"({state.player_count} players), up to {state.locomotive} link(s):")
+               f"({state.player_count} players), up to {plural(state.locomotive, 'link')}:")
     for note in rs.header(state):
         typer.echo(f"  {note}")
     if not rows:
@@ -134,7 +135,7 @@ def deliveries(
         public = f", {row['public_links']} public (no income)" if row["public_links"] else ""
         cost = f", costs ${row['cost']}" if row["cost"] else ""
         best = row["best_turn_after"]
-        typer.echo(f"  {i}. {row['good']} {' > '.join(row['route'])}: {row['links']} link(s), income "
+        typer.echo(f"  {i}. {row['good']} {' > '.join(row['route'])}: {plural(row['links'], 'link')}, income "
                    f"+{row['income']}{public}{others}{cost}; best turn from it: income {best['income']}, "
                    f"${best['cash']}")
         typer.echo(f"     limit: {row['limit']}")
@@ -142,7 +143,7 @@ def deliveries(
             typer.echo(f"     then: {effect}")
     for option in rs.options(state):
         typer.echo(f"  instead: {option}")
-    typer.echo("\n".join(block(assumed, reads)))
+    typer.echo("\n".join(block(assumed, reads, inst)))
 
 
 def _resolve_stops(inst, connect: str, state) -> list:
@@ -238,13 +239,13 @@ def build_cost(
     if cost is None:
         typer.echo(f"  {proof}")
     else:
-        typer.echo(f"  cost ${cost} ({proof}), {len(built)} {unit}(s): {', '.join(map(str, built)) or '-'}")
+        typer.echo(f"  cost ${cost} ({proof}), {plural(len(built), unit)}: {', '.join(map(str, built)) or '-'}")
         typer.echo(f"  {'minimum' if status == 'optimal' else 'bound'} over: {space}")
     for link in data["links"]:
         typer.echo(f"  link {link}")
     for note in data["notes"]:
         typer.echo(f"  note: {note}")
-    typer.echo("\n".join(block(used_assumptions(inst, "build"), readings(inst))))
+    typer.echo("\n".join(block(used_assumptions(inst, "build"), readings(inst), inst)))
 
 
 def _good_route_only(inst, rs, state, g, terminals, stops, colour) -> tuple[list, list[str]]:
@@ -359,7 +360,7 @@ def turn(
                        f"({difference(best, r)}){tie}")
     if tip is not None:
         _print_advice(tip)
-    typer.echo("\n".join(block(assumed, reads)))
+    typer.echo("\n".join(block(assumed, reads, inst)))
 
 
 def _build_turn(inst, state, state_file, runner_ups: int, json_out: bool) -> None:
@@ -393,7 +394,7 @@ def _build_turn(inst, state, state_file, runner_ups: int, json_out: bool) -> Non
         typer.echo(f"  {note}")
     if plan.links:
         free = f", the free simple track saves ${plan.free_saved}" if plan.free_saved else ""
-        typer.echo(f"  build ${plan.build_cost}{free} ({len(plan.pieces)} {plan.unit}(s), limit {plan.limit}): "
+        typer.echo(f"  build ${plan.build_cost}{free} ({plural(len(plan.pieces), plan.unit)}, limit {plan.limit}): "
                    f"{', '.join(plan.pieces)}")
         for link in plan.links:
             typer.echo(f"    new: {link}")
@@ -409,7 +410,7 @@ def _build_turn(inst, state, state_file, runner_ups: int, json_out: bool) -> Non
     for c, b, k in plan.others:
         typer.echo(f"    - {' + '.join(b)} (${c}): income {k[0]}, ${k[1]}")
     typer.echo(f"  {SEARCHED}")
-    typer.echo("\n".join(block(assumed, reads)))
+    typer.echo("\n".join(block(assumed, reads, inst)))
 
 
 def _steps_word(state) -> str:
@@ -460,7 +461,7 @@ def _print_steps(result) -> None:
     for i, step in enumerate(result.steps, 1):
         parts = []
         if step.links:
-            parts.append(f"{step.links} link(s)")
+            parts.append(plural(step.links, "link"))
         if step.income or step.links:
             parts.append(f"income +{step.income}")
         parts += [f"{k} +{v}" for k, v in step.others.items()]
@@ -477,8 +478,8 @@ def _print_advice(tip) -> None:
         for note in tip.notes:
             typer.echo(f"  {note}")
         return
-    typer.echo(f"  cheapest build for a better delivery: ${tip.cost} (proven minimum), {len(tip.pieces)} "
-               f"{tip.unit}(s): {', '.join(tip.pieces) or '-'}")
+    typer.echo(f"  cheapest build for a better delivery: ${tip.cost} (proven minimum), "
+               f"{plural(len(tip.pieces), tip.unit)}: {', '.join(tip.pieces) or '-'}")
     for link in tip.links:
         typer.echo(f"    new: {link}")
     typer.echo(f"  makes possible: {tip.delivery}, income +{tip.income} (best now +{tip.baseline})")

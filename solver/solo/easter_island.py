@@ -67,6 +67,10 @@ def unreachable_cubes(instance: Instance, setup: Setup) -> list[str]:
     return out
 
 
+def _rounds(n: int) -> str:
+    return f"{n} round" + ("" if n == 1 else "s")
+
+
 def round_capacity(instance: Instance, rounds: int) -> int:
     """Most tiles that can be laid in `rounds` rounds (Engineer at most once per action cycle)."""
     s = instance.scenario
@@ -131,14 +135,14 @@ def rounds_lower_bound(instance: Instance, setup: Setup, tiles_bound: int) -> tu
         if done == cubes:
             break
     by_tiles = next(r for r in range(1, 10_000) if round_capacity(instance, r) >= tiles_bound)
-    reasons = [f"{cubes} cubes at {per_round} shipments a round need {math.ceil(cubes / per_round)} round(s)",
-               f"joining all ruins needs at least {tiles_bound} tiles (proven), which takes {by_tiles} round(s)"]
+    reasons = [f"{cubes} cubes at {per_round} shipments a round need {_rounds(math.ceil(cubes / per_round))}",
+               f"joining all ruins needs at least {tiles_bound} tiles (proven), which takes {_rounds(by_tiles)}"]
     if worst_r:
         cap = round_capacity(instance, worst_r)
         reachable = sum(1 for t in need if t <= cap)
         reasons.append(f"by the end of round {worst_r} at most {cap} tiles are down, so at most "
-                       f"{min(per_round * worst_r, reachable)} cube(s) can be delivered; the rest need "
-                       f"{by_ships - worst_r} more round(s): {by_ships} in all")
+                       f"{min(per_round * worst_r, reachable)} cubes can be delivered; the rest need "
+                       f"{_rounds(by_ships - worst_r)} more: {by_ships} in all")
     return max(1, by_ships, by_tiles), reasons
 
 
@@ -467,7 +471,8 @@ def analyse(instance: Instance, difficulty: str, setup: Setup, rules: Rules = Ru
     if joinable.status == "infeasible":
         impossible.append("the ruins cannot all be joined into one network (no track can reach some of them)")
     if impossible:
-        answer = Answer("not clearable", f"proof without search: {len(impossible)} obstacle(s) no plan can overcome",
+        answer = Answer("not clearable", f"proof without search: {len(impossible)} obstacle"
+                        f"{'' if len(impossible) == 1 else 's'} no plan can overcome",
                         limit, 0, None, False,
                         network=cost_net, network_label=label, impossible=impossible,
                         seconds=time.monotonic() - t0)

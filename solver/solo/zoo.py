@@ -212,7 +212,7 @@ def rounds_lower_bound(instance: Instance, setup: Setup, rules: Rules, needs: Ne
     has_exits = bool(instance.board.exits)
     simple = math.ceil(n / per_round)
     reasons = [f"{n} animal areas, each fed by its own shipment, at {per_round} shipments a round: "
-               f"{simple} round(s)"]
+               f"{simple} round" + ("" if simple == 1 else "s")]
     states: dict[tuple[int, int, int], int] = {(s.start_locomotive, 0, 0): 0}
     for r in range(1, horizon + 1):
         new: dict[tuple[int, int, int], int] = {}
@@ -244,15 +244,15 @@ def rounds_lower_bound(instance: Instance, setup: Setup, rules: Rules, needs: Ne
                     f"feeding over any network fits the locomotive, or fits with the Feeding discount once per "
                     f"Feeding round; the locomotive rises by at most 1 by the Locomotive action and 1 by a shipment "
                     f"step; tiles at most {s.engineer_tile_limit} a round with Engineer, {s.tile_limit} otherwise, "
-                    f"plus 1 bonus tile a round): at least {r} round(s)")
+                    f"plus 1 bonus tile a round): at least {r} round" + ("" if r == 1 else "s"))
             return max(r, simple), reasons
     top = s.max_locomotive
     if count(units, top, 1) < n:
         reasons.append(f"only {count(units, top, 1)} piece(s) of food can ever be shipped to an animal area with the "
                        f"largest locomotive {top} (even with the Feeding discount), and {n} areas need feeding")
         return None, reasons
-    reasons.append(f"counting food, danger and tiles as above, {horizon} round(s) are not enough: at least "
-                   f"{horizon + 1} round(s)")
+    reasons.append(f"counting food, danger and tiles as above, {horizon} round"
+                   + (" is" if horizon == 1 else "s are") + f" not enough: at least {horizon + 1} rounds")
     return horizon + 1, reasons
 
 
@@ -497,7 +497,8 @@ def analyse(instance: Instance, difficulty: str, setup: Setup, rules: Rules = Ru
                 + ("; in the strict exit reading a lower bound" if rules.strict_exits else ""), tele)]
 
     if impossible:
-        answer = Answer("not clearable", f"proof without search: {len(impossible)} animal area(s) no plan can feed",
+        answer = Answer("not clearable", f"proof without search: {len(impossible)} animal area"
+                        f"{'' if len(impossible) == 1 else 's'} no plan can feed",
                         limit, 0, None, False, impossible=impossible,
                         search={**_needs_json(instance, needs), "proof_source": OBSTACLE})
         networks(answer)
