@@ -1,5 +1,6 @@
 """The Easter Island solver: proofs, minimum rounds, and plans the referee accepts."""
 import json
+from solver.report.words import readable
 
 import pytest
 
@@ -149,7 +150,7 @@ def test_setup_file_naming_a_missing_ruin_exits_2(run_cli, tmp_path):
     bad = tmp_path / "setup.toml"
     bad.write_text('[setup]\n"Green 9" = ["red", "blue"]\n')
     res = run_cli("easter-island", "--difficulty", "easy", "--setup", bad)
-    assert res.code == 2 and "'Green 9' is not a stop" in res.err
+    assert res.code == 2 and readable("'Green 9' is not a stop") in res.err
 
 
 def test_malformed_setup_file_exits_2(run_cli, tmp_path):

@@ -67,11 +67,11 @@ _registered = False
 
 def run(argv: list[str] | None = None) -> int:
     global _registered
-    if not _registered:
-        _register_commands()
-        _registered = True
     from typer._click import exceptions as click_errors  # Typer's own copy of click raises these
     try:
+        if not _registered:  # inside the try: Ctrl-C while the solvers load is an interruption too
+            _register_commands()
+            _registered = True
         code = app(args=argv, prog_name="aos-solve", standalone_mode=False)
         return code if isinstance(code, int) else 0
     except click_errors.NoArgsIsHelpError as err:  # a bare group: its help

@@ -15,9 +15,9 @@ import typer.core
 
 # One example per command, by its full name; each runs in a few seconds on the shipped files.
 EXAMPLES: dict[str, str] = {
-    "easter-island": "aos-solve easter-island --difficulty easy --seed 3",
+    "easter-island": "aos-solve easter-island --difficulty easy --seed 1",
     "readings": "aos-solve readings zoo",
-    "zoo": "aos-solve zoo --seed 2 --work 500",
+    "zoo": "aos-solve zoo --instance instances/tiny/tiny-zoo.toml --setup tests/data/tiny-zoo-food.toml",
     "zoo routes": "aos-solve zoo routes --plan tests/plans/tiny-zoo-cleared.json --round 2 "
                   "--instance instances/tiny/tiny-zoo.toml",
     "map validate": "aos-solve map validate instances/zoo.toml",

@@ -9,8 +9,8 @@ import typer
 
 from solver.games import default_instance
 from solver.cli.solo import (CP_TIME_OPT, CP_WORKERS_OPT, DETERMINISTIC_OPT, FROM_OPT, HTML_OPT, JSON_OPT, PLAN_OUT_OPT,
-                             QUIET_OPT, READING_HELP, TIME_LIMIT_HELP, VERBOSE_OPT, WORK_OPT, cap_record, emit, solo_rules,
-                             solo_svg, write_html)
+                             QUIET_OPT, READING_HELP, TIME_LIMIT_HELP, VERBOSE_OPT, WORK_OPT, cap_record, cap_seconds,
+                             emit, solo_rules, solo_svg, write_html)
 from solver import interrupt, progress
 from solver.board.errors import InputError
 from solver.games import load_instance
@@ -126,7 +126,7 @@ def zoo(
         rules = solo_rules("zoo", reading, {"strict_exits": True if strict_exits else None,
                                             "feed_new_cities": literal_areas})
         food, used_seed = read_zoo_setup(inst, difficulty, seed, setup, rules)
-    with progress.shown(quiet), interrupt.wall_clock_cap(time_limit) as cap:
+    with progress.shown(quiet), interrupt.wall_clock_cap(cap_seconds(time_limit, deterministic)) as cap:
         answer = analyse(inst, difficulty, food, rules, rounds=rounds, time_limit=time_limit, budget=budget,
                          params=params, start=start)
     data = zoo_answer_json(inst, difficulty, food, answer, rules, used_seed)

@@ -216,5 +216,5 @@ def assumptions_json(instance, rules=None, uses=None, extra=()) -> dict:
     if rules is not None:
         from solver.engine.readings import rules_json, stated
         out["readings"] = stated(rules, instance.scenario.ruleset)
-        out["rules"] = rules_json(rules)
+        out["rules"] = rules_json(rules, instance.scenario.ruleset)
     return out

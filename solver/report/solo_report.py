@@ -13,7 +13,6 @@ from solver.board.provenance import grouped
 from solver.report.output import assumptions_json
 from solver.engine.plan import Plan, replay
 from solver.solo.answer import Answer
-from solver.engine.readings import short
 from solver.engine.setup import Setup, setup_to_json
 from solver.report.words import money, plural
 
@@ -100,7 +99,6 @@ def answer_json(instance: Instance, scenario: str, difficulty: str, setup: Setup
         "rounds": plan_rounds_detail(instance, answer.plan) if answer.plan else [],
         "blocker_lock": replay(instance, answer.plan).lock if answer.plan else None,
         "search": answer.search, "seconds": round(answer.seconds, 3),
-        "readings_line": short(rules, instance.scenario.ruleset),
         **assumptions_json(instance, rules, *answer_uses(instance, answer, rules, seed is not None, difficulty)),
     }
     if answer.extra_networks:
@@ -164,8 +162,8 @@ def answer_text(data: dict, instance: Instance, rules, verbose: bool = False, ex
              + " (listed at the end)")
     cap = data.get("time_cap") or {}
     if cap.get("hit"):
-        L.append(f"Stopped by the wall-clock cap (--time-limit {cap['seconds']:g} s) before the work budgets were "
-                 "spent: this answer is what was found and proved by then, and another run may find more.")
+        L.append(f"Stopped by the wall-clock cap ({cap['seconds']:g} s, from --time-limit) before the work budgets "
+                 "were spent: this answer is what was found and proved by then, and another run may find more.")
     L.append("")
     L.append(f"Verdict within {data['round_limit']} rounds: {data['verdict'].upper()}")
     L.append(f"  because {_plain(data['verdict_proof'])}")

@@ -9,7 +9,9 @@ def plural(n: int, word: str, many: str | None = None) -> str:
     return f"{n} {word if n == 1 else (many or word + 's')}"
 
 
-def money(amount: int) -> str:
+def money(amount: int | None) -> str:
+    if amount is None:
+        return "$?"
     return f"-${-amount}" if amount < 0 else f"${amount}"
 
 
@@ -29,5 +31,8 @@ def readable(message: str) -> str:
 
     "unknown cube colour(s) ['green']" -> 'unknown cube colour(s) "green"'; "no player 'engineer'"
     -> 'no player "engineer"'. Apostrophes inside words (Lee's Summit) are left alone."""
-    message = _LIST.sub(lambda m: ", ".join(f'"{x}"' for x in re.findall(r"'([^'\n]*)'", m.group(1))), message)
+    def items(m) -> str:
+        return ", ".join(f'"{x}"' for x in re.findall(r"'([^'\n]*)'", m.group(1)))
+    message = re.sub(r"\bgot " + _LIST.pattern, lambda m: "got a list: " + items(m), message)
+    message = _LIST.sub(items, message)
     return _QUOTED.sub(r'"\1"', message)
