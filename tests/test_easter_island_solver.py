@@ -177,5 +177,5 @@ def test_beam_tries_another_black_town_when_the_first_misses_the_bound():
     assert referee_clears(inst, answer) == 8
     # the text report says which variant gave the plan
     from solver.report.solo_report import answer_json, answer_text
-    text = answer_text(answer_json(inst, "easter-island", "easy", setup, answer, rules, 5), inst, rules)
+    text = answer_text(answer_json(inst, "easter-island", "easy", setup, answer, rules, 5), inst, rules, verbose=True)
     assert "beam variants run after the first beam missed the bound: 1; shorter plans from town F5" in text

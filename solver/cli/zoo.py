@@ -84,7 +84,8 @@ def zoo(
     seed: Optional[int] = typer.Option(None, "--seed", help="Draw the food's colours with this seed (default 1; colours do not matter in the Zoo)."),
     setup: Optional[Path] = typer.Option(None, "--setup", help="Read the food from a file (TOML or JSON: area = pieces of food, or a list of colours)."),
     rounds: Optional[int] = typer.Option(None, "--rounds", min=1, help="Round limit (default: the instance's)."),
-    reading: Optional[list[str]] = typer.Option(None, "--reading", help=READING_HELP),
+    reading: Optional[list[str]] = typer.Option(None, "--reading", help=READING_HELP.replace(
+        "bag=full", "exit-pairs=strict")),
     strict_exits: bool = typer.Option(False, "--strict-exits", help="Alias of --reading exit-pairs=strict: food entering an exit must teleport (the designer allows passing)."),
     literal_areas: Optional[bool] = typer.Option(None, "--literal-areas/--no-literal-areas", help="Alias of --reading feed-new-cities=on/off: urbanized areas must be fed too ('every animal area', literally; default) or not."),
     time_limit: float = typer.Option(60.0, "--time-limit", min=0.1, help=TIME_LIMIT_HELP),
