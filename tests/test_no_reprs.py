@@ -32,6 +32,22 @@ def test_text_output_has_no_reprs(run_cli, monkeypatch, name):
     assert not found, "\n".join(found)
 
 
+@BATCH_REPORT
+def test_batch_and_report_text_have_no_reprs(run_cli, monkeypatch, tmp_path):
+    monkeypatch.chdir(ROOT)
+    out = tmp_path / "batch"
+    texts = []
+    for args in (["batch", "easter-island", "--instance", "instances/tiny/tiny-island.toml", "--difficulty", "easy",
+                  "--seeds", "1-2", "--out", out, "--workers", "1", "--time-limit", "10", "-q"], ["report", out]):
+        r = run_cli(*args)
+        assert r.code == 0, r.err
+        texts.append(r.out + "\n" + r.err)
+    texts.append(markdown_text((out / "report.md").read_text(encoding="utf-8")))
+    texts.append(visible_text((out / "report.html").read_text(encoding="utf-8")))
+    found = reprs("\n".join(texts))
+    assert not found, "\n".join(found[:20])
+
+
 def _result_files() -> list:
     out = []
     for path in sorted((ROOT / "results").rglob("*")):

@@ -31,7 +31,8 @@ EXAMPLES: dict[str, str] = {
     "desert solve": "aos-solve desert solve --challenge sharp-boundary --tiles instances/desert/tiles/small.toml "
                     "--time-limit 2",
     "desert game": "aos-solve desert game --challenge sharp-boundary --seed 1 --time-limit 2 --online greedy",
-    "batch": "aos-solve batch easter-island --difficulty easy --seeds 1-2 --out demo-batch --time-limit 20",
+    "batch": "aos-solve batch easter-island --instance instances/tiny/tiny-island.toml --difficulty easy "
+             "--seeds 1-3 --out demo-batch",
     "report": "aos-solve report demo-batch",
     "deliveries": "aos-solve deliveries instances/finland.toml --state instances/states/finland.toml",
     "build-cost": "aos-solve build-cost instances/kansas-city.toml --connect \"St. Joseph,Lawrence\" --good purple",

@@ -47,7 +47,9 @@ def network(
     stops = resolve_stops(inst, connect)
     net = cheapest_network(inst, stops, time_limit=time_limit)
     proof = {"optimal": "proven minimum (lower bound = cost)", "feasible": f"best found; lower bound ${net.lower_bound}",
-             "infeasible": "no network can join them (proven)"}[net.status]
+             "infeasible": "no network can join them (proven)",
+             "unknown": "no network found within the time limit (not proven that none exists)"}.get(
+                 net.status, net.status)
     data = {"map": inst.board.name, "connect": [str(h) for h in stops], "status": net.status, "cost": net.cost,
             "lower_bound": net.lower_bound, "tiles": net.tiles, "hexes": [str(h) for h in net.hexes],
             "links": ["-".join(str(h) for h in link) for link in net.links], "seconds": round(net.seconds, 3),
