@@ -12,6 +12,11 @@ signal handler only runs once the library hands control back. So:
 
 `Interrupted` derives from BaseException so that no `except Exception` in a
 solver swallows it, and the command line turns it into "interrupted", exit 130.
+
+The wall-clock cap (`wall_clock_cap`) is the safety net under reproducible budgets: while it is set,
+every CP-SAT solve gets at most the seconds left and the plan search stops once they are spent
+(`past_cap`). A solve it cuts short only finds or proves less (UNKNOWN is never a proof), and the
+command says that the cap bit (`cap_hit`), since the answer may then differ from run to run.
 """
 from __future__ import annotations
 
@@ -19,6 +24,7 @@ import contextlib
 import os
 import signal
 import threading
+import time
 from typing import Callable, Iterator
 
 
@@ -82,6 +88,34 @@ def stoppable(stop: Callable[[], None]) -> Iterator[None]:
             _stoppers.pop(key, None)
 
 
+_cap: dict = {"deadline": None, "hit": False}
+
+
+@contextlib.contextmanager
+def wall_clock_cap(seconds: float | None) -> Iterator[dict]:
+    """While the block runs, no search goes on after `seconds` of wall-clock time; yields {"hit": bool}."""
+    old = dict(_cap)
+    _cap.update(deadline=None if seconds is None else time.monotonic() + seconds, hit=False)
+    state = {"seconds": seconds, "hit": False}
+    try:
+        yield state
+    finally:
+        state["hit"] = _cap["hit"]
+        _cap.update(old)
+
+
+def past_cap() -> bool:
+    """Whether the wall-clock cap has run out (and so bit: the caller stops because of it)."""
+    if _cap["deadline"] is not None and time.monotonic() >= _cap["deadline"]:
+        _cap["hit"] = True
+        return True
+    return False
+
+
+def cap_hit() -> bool:
+    return bool(_cap["hit"])
+
+
 def cp_solver():
     """A CP-SAT solver that leaves SIGINT to `install()`: CP-SAT would otherwise swallow Ctrl-C."""
     from ortools.sat.python import cp_model
@@ -101,8 +135,16 @@ def solve_cp(solver, model, callback=None) -> int:
     if trace:
         with open(trace, "a", encoding="utf-8") as fh:
             fh.write("start\n")
+    capped = False
+    if _cap["deadline"] is not None:
+        left = max(0.01, _cap["deadline"] - time.monotonic())
+        if solver.parameters.max_time_in_seconds > left:
+            solver.parameters.max_time_in_seconds = left
+            capped = True
     with stoppable(solver.stop_search):
         status = solver.Solve(model, callback) if callback is not None else solver.Solve(model)
+    if capped:
+        past_cap()  # if the cap, not the solver's own limit, ended this solve, it is recorded as having bit
     if trace:
         with open(trace, "a", encoding="utf-8") as fh:
             fh.write("end\n")

@@ -1,5 +1,6 @@
 """The Easter Island solver: proofs, minimum rounds, and plans the referee accepts."""
 import json
+from solver.report.words import readable
 
 import pytest
 
@@ -150,7 +151,7 @@ def test_setup_file_naming_a_missing_ruin_exits_2(run_cli, tmp_path):
     bad = tmp_path / "setup.toml"
     bad.write_text('[setup]\n"Green 9" = ["red", "blue"]\n')
     res = run_cli("easter-island", "--difficulty", "easy", "--setup", bad)
-    assert res.code == 2 and "'Green 9' is not a stop" in res.err
+    assert res.code == 2 and readable("'Green 9' is not a stop") in res.err
 
 
 def test_malformed_setup_file_exits_2(run_cli, tmp_path):
@@ -177,5 +178,5 @@ def test_beam_tries_another_black_town_when_the_first_misses_the_bound():
     assert referee_clears(inst, answer) == 8
     # the text report says which variant gave the plan
     from solver.report.solo_report import answer_json, answer_text
-    text = answer_text(answer_json(inst, "easter-island", "easy", setup, answer, rules, 5), inst, rules)
+    text = answer_text(answer_json(inst, "easter-island", "easy", setup, answer, rules, 5), inst, rules, verbose=True)
     assert "beam variants run after the first beam missed the bound: 1; shorter plans from town F5" in text

@@ -62,17 +62,17 @@ def test_show_lists_every_feature(run_cli, board):
     r = run_cli("map", "show", path)
     assert r.code == 0 and r.err == ""
     for h, city in b.cities.items():
-        assert f"hex={h}, name={city.name}" in r.out
+        assert f"hex {h}, name {city.name}" in r.out
         if city.danger is not None:
-            assert f"name={city.name}, danger={city.danger}" in r.out
+            assert f"name {city.name}, danger {city.danger}" in r.out
         if city.colour:
-            assert f"name={city.name}, colour={city.colour}" in r.out
+            assert f"name {city.name}, colour {city.colour}" in r.out
     for h, town in b.towns.items():
-        assert f"hex={h}, name={town.name}" in r.out
+        assert f"hex {h}, name {town.name}" in r.out
     for h, ex in b.exits.items():
-        assert f"hex={h}, name={ex.name}" in r.out
+        assert f"hex {h}, name {ex.name}" in r.out
     for area in b.areas:
-        assert f"kind={area.kind}, name={area.name}, hexes={[str(h) for h in area.hexes]}" in r.out
+        assert f"kind {area.kind}, name {area.name}, hexes {' '.join(str(h) for h in area.hexes)}" in r.out
     for side in b.impassable:
         assert "|".join(sorted(str(h) for h in side)) in r.out
     for path_ in b.public_track:

@@ -259,4 +259,4 @@ def test_finland_zone_reading_city_is_a_named_switch(run_cli, tmp_path):
                   "purple Lahti>Russia>Kuopio")
     assert res.code == 0, res.out
     res = run_cli("deliveries", board, "--state", _russia_junction(tmp_path, "[]"), "--json")
-    assert "map_rules.zone_reading = 'city'" in json.loads(res.out)["readings"]
+    assert "zone-reading=city (the board file's map_rules.zone_reading)" in json.loads(res.out)["readings"]

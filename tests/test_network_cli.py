@@ -1,5 +1,6 @@
 """`aos-solve network`: the cheapest track joining stops, checked by the rules engine."""
 import json
+from solver.report.words import readable
 import xml.etree.ElementTree as ET
 
 import pytest
@@ -48,4 +49,4 @@ def test_network_text_report_says_proven_minimum(run_cli):
 
 def test_network_unknown_stop_exits_2(run_cli):
     res = run_cli("network", INSTANCES / "tiny/tiny-island.toml", "--connect", "Red 1,Atlantis")
-    assert res.code == 2 and "'Atlantis' is not a stop" in res.err
+    assert res.code == 2 and readable("'Atlantis' is not a stop") in res.err

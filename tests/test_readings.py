@@ -1,5 +1,6 @@
 """The named readings of the rule sheets: each one changes what it should on a tiny board, under both values."""
 import dataclasses
+from solver.report.words import readable
 import json
 
 import pytest
@@ -180,14 +181,13 @@ def test_answer_json_states_every_reading_and_marks_the_ones_changed(run_cli):
     assert got == {"strict-action": ("on", False), "bag": ("no-purple", True),
                    "rapa-nui-remnant": ("refused", False), "complex-tiles": ("allowed", True),
                    "idle-actions": ("refused", True), "clear-and-under": ("lost", True), "incomplete-track": ("kept", True)}
-    assert data["readings_line"] == ("strict-action=on*, bag=no-purple, rapa-nui-remnant=refused*, complex-tiles=allowed, "
-                                     "idle-actions=refused, clear-and-under=lost, incomplete-track=kept")
+    assert "readings_line" not in data  # JSON carries the readings as data, not as pre-rendered text
 
 
 def test_bad_reading_on_the_command_line_exits_2_naming_the_allowed_values(run_cli, tmp_path):
     r = run_cli("zoo", "--instance", TINY_ZOO, "--reading", "zoo-exits=open", "--plan-out", tmp_path / "p.json")
     assert r.code == 2 and r.out == ""
-    assert "reading 'zoo-exits' has no value 'open' (allowed: literal, stops)" in r.err
+    assert readable("reading 'zoo-exits' has no value 'open' (allowed: literal, stops)") in r.err
     assert not (tmp_path / "p.json").exists()
     r = run_cli("easter-island", "--instance", TINY_ISLAND, "--reading", "strict-action")
     assert r.code == 2 and "expected NAME=VALUE" in r.err
@@ -307,7 +307,7 @@ def test_batch_runs_the_same_seeds_under_each_reading_set_and_resumes_by_seed_an
 
 def test_batch_readings_are_checked_before_anything_runs(run_cli, tmp_path):
     r = run_cli("batch", "zoo", "--seeds", "1", "--out", tmp_path / "z", "--readings", "default,exit-pairs=loose")
-    assert r.code == 2 and "reading 'exit-pairs' has no value 'loose' (allowed: designer, strict)" in r.err
+    assert r.code == 2 and readable("reading 'exit-pairs' has no value 'loose' (allowed: designer, strict)") in r.err
     assert not (tmp_path / "z").exists()
     r = run_cli("batch", "desert", "--seeds", "1", "--out", tmp_path / "d", "--readings", "bag=full")
     assert r.code == 2 and "no readings" in r.err

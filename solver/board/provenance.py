@@ -6,6 +6,7 @@ assumptions their answers depend on, so they are collected as files load.
 """
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from typing import Any
 
@@ -74,3 +75,55 @@ def assumptions_used(entries, uses) -> list[Provenance]:
     if uses is None:
         return [p for p in entries if p.source == "assumed"]
     return [p for p in entries if p.source == "assumed" and any(concerns(p.key, u) for u in uses)]
+
+
+_INDEXED = re.compile(r"^(?:graph\.)?(cities|towns|exits|zones|organs|impassable|track)\[(\d+)\](.*)$")
+_WORDS = {"towns": ("town", "towns"), "exits": ("exit", "exits"), "zones": ("zone", "zones"),
+          "organs": ("organ", "organs"), "impassable": ("impassable hexside", "impassable hexsides"),
+          "track": ("public track", "public tracks")}
+_CITY_WORDS = {"easter-island": ("ruin", "ruins"), "zoo": ("animal area", "animal areas")}
+
+
+def _feature_name(instance, kind: str, index: int) -> str | None:
+    board = instance.board
+    if kind in ("cities", "towns", "exits"):
+        features = list(getattr(board, kind).values())
+        return features[index].name if index < len(features) else None
+    if kind in ("zones", "organs"):
+        areas = [a for a in board.areas if a.kind == kind.rstrip("s")]
+        return areas[index].name if index < len(areas) else None
+    return None  # hexsides and public track have no names
+
+
+def grouped(instance, items) -> list[tuple[str, str]]:
+    """Assumed entries as a person reads them: one line per reason, naming the features it covers.
+
+    `items`: (key, note) pairs. Entries sharing a note (the 12 ruins whose places were reconstructed)
+    become one ("12 ruins (Red 1, ...)", note) instead of twelve lines of `cities[0]` to `cities[11]`."""
+    by_note: dict[str, list[str]] = {}
+    for key, note in items:
+        by_note.setdefault(note, []).append(key)
+    ruleset = getattr(getattr(instance, "scenario", None), "ruleset", "")
+    out = []
+    for note, keys in by_note.items():
+        kinds: dict[str, list[str]] = {}
+        plain = []
+        for key in keys:
+            m = _INDEXED.match(key)
+            if m is None:
+                plain.append(key)
+                continue
+            kind, index, rest = m.group(1), int(m.group(2)), m.group(3)
+            name = _feature_name(instance, kind, index)
+            kinds.setdefault(kind, []).append((name or f"#{index + 1}") + (f" {rest.lstrip('.')}" if rest else ""))
+        parts = list(plain)
+        for kind, names in kinds.items():
+            one, many = _CITY_WORDS.get(ruleset, ("city", "cities")) if kind == "cities" else _WORDS[kind]
+            if kind in ("impassable", "track"):
+                parts.append(f"{len(names)} {one if len(names) == 1 else many}")
+            elif len(names) == 1:
+                parts.append(f"{one} {names[0]}")
+            else:
+                parts.append(f"{len(names)} {many} ({', '.join(names)})")
+        out.append(("; ".join(parts), note))
+    return out

@@ -1,7 +1,6 @@
 """`aos-solve map validate|show|render` and `aos-solve check-plan`."""
 from __future__ import annotations
 
-import json
 from pathlib import Path
 from typing import Optional
 
@@ -9,6 +8,7 @@ import typer
 
 from solver.board.errors import InputError
 from solver.games import load_instance
+from solver.report.words import cubes_left
 from solver.report.output import assumptions_block, assumptions_json, check_output_path, dumps, write_atomic
 
 map_app = typer.Typer(help="Validate, show and draw board files.", no_args_is_help=True)
@@ -37,8 +37,9 @@ def validate(instance: Path = INSTANCE,
     for k, v in counts.items():
         typer.echo(f"  {k.replace('_', ' ')}: {v if not isinstance(v, list) else ', '.join(v) or '-'}")
     typer.echo(f"  assumed positions: {len(positions) or '-'}")
-    for p in positions:
-        typer.echo(f"    {p.key}: {p.note}")
+    from solver.board.provenance import grouped
+    for what, note in grouped(inst, [(p.key, p.note) for p in positions]):
+        typer.echo(f"    {what}: {note}")
 
 
 @map_app.command("show")
@@ -73,7 +74,8 @@ def show(instance: Path = INSTANCE,
         if data[kind]:
             typer.echo(f"{kind.capitalize()}:")
             for row in data[kind]:
-                typer.echo("  " + ", ".join(f"{k}={v}" for k, v in row.items() if v not in (None, "", [])))
+                typer.echo("  " + ", ".join(f"{k} {' '.join(v) if isinstance(v, list) else v}"
+                                            for k, v in row.items() if v not in (None, "", [])))
     if data["impassable"]:
         typer.echo("Impassable hexsides: " + "; ".join("|".join(s) for s in data["impassable"]))
     if data["public_track"]:
@@ -190,8 +192,7 @@ def check_plan(instance: Path = INSTANCE,
             typer.echo(f"legal plan: {verdict}")
         typer.echo(f"{how} round {shown}: cash ${s.cash}, income {s.income}, "
                    f"shares {s.shares}, locomotive {s.locomotive}, spent on track ${s.spent_on_track}")
-        left = {k: v for k, v in s.summary()["goods"].items()}
-        typer.echo("cubes left: " + (json.dumps(left) if left else "none"))
+        typer.echo("cubes left (bottom first): " + cubes_left(inst.board, s.summary()["goods"]))
         if s.lost:
             typer.echo(f"game lost: {s.lost}")
         if result.lock:

@@ -18,6 +18,7 @@ from solver.games import load_instance
 from solver.multi.provenance import as_json, block, readings, used_assumptions
 from solver.multi.turn import LOOK_AHEAD, OBJECTIVE
 from solver.report.output import dumps
+from solver.report.words import plural
 
 
 def _ruleset(inst):
@@ -109,7 +110,7 @@ def deliveries(
             typer.echo(dumps(data))
         else:
             typer.echo(("LEGAL: " if problem is None else "ILLEGAL: ") + str(move)
-                       + (f"\n  {data['links']} link(s), income +{data['income']}; {data['limit']}"
+                       + (f"\n  {plural(data['links'], 'link')}, income +{data['income']}; {data['limit']}"
                           if problem is None else f"\n  rule: {problem}"))
         raise typer.Exit(0 if problem is None else 1)
     rows = delivery_rows(state)
@@ -122,7 +123,7 @@ def deliveries(
         typer.echo(dumps(data))
         return
     typer.echo(f"Deliveries for {state.active} on {inst.board.name}, round {state.round} "
-               f"({state.player_count} players), up to {state.locomotive} link(s):")
+               f"({state.player_count} players), up to {plural(state.locomotive, 'link')}:")
     for note in rs.header(state):
         typer.echo(f"  {note}")
     if not rows:
@@ -134,7 +135,7 @@ def deliveries(
         public = f", {row['public_links']} public (no income)" if row["public_links"] else ""
         cost = f", costs ${row['cost']}" if row["cost"] else ""
         best = row["best_turn_after"]
-        typer.echo(f"  {i}. {row['good']} {' > '.join(row['route'])}: {row['links']} link(s), income "
+        typer.echo(f"  {i}. {row['good']} {' > '.join(row['route'])}: {plural(row['links'], 'link')}, income "
                    f"+{row['income']}{public}{others}{cost}; best turn from it: income {best['income']}, "
                    f"${best['cash']}")
         typer.echo(f"     limit: {row['limit']}")
@@ -142,7 +143,7 @@ def deliveries(
             typer.echo(f"     then: {effect}")
     for option in rs.options(state):
         typer.echo(f"  instead: {option}")
-    typer.echo("\n".join(block(assumed, reads)))
+    typer.echo("\n".join(block(assumed, reads, inst)))
 
 
 def _resolve_stops(inst, connect: str, state) -> list:
@@ -184,8 +185,11 @@ def build_cost(
     terminals, term_notes = rs.build_terminals(inst, stops, state)
     g, max_degree, notes = rs.build_graph(inst, state)
     notes += rs.restrict_build(inst, g, max_degree, terminals)
+    whole = g.copy()  # before --good drops stops: its cheapest network bounds every build from below
+    dropped: list = []
     if good is not None:
-        notes += _good_route_only(inst, rs, state, g, terminals, stops, good)
+        dropped, good_notes = _good_route_only(inst, rs, state, g, terminals, stops, good)
+        notes += good_notes
     elif len(stops) == 2:
         notes.append("priced for joining the stops, not for one good: a good must stop at the first city of its "
                      "colour on the way (--good COLOUR prices a route that good can travel)")
@@ -196,8 +200,21 @@ def build_cost(
                            is_stop=rs.is_build_stop(inst))
     cost, bound, adjust_notes = rs.adjust_build_cost(inst, net, state, graph=(g, max_degree),
                                                      terminals=terminals, time_limit=time_limit)
+    if dropped and len(terminals) > len(stops) and net.status == "optimal":
+        # The good travels only between the two stops named; the branch to the other terminals (Kansas
+        # City) could pass a dropped stop, so the network avoiding them all is a restriction. The cheapest
+        # network of the whole graph is a relaxation: its cost bounds every build from below.
+        relaxed = cheapest_network(inst, terminals, time_limit=time_limit, graph=(whole, max_degree),
+                                   graph_key=key[:3] + ("whole",) + key[4:], is_stop=rs.is_build_stop(inst))
+        if relaxed.status == "optimal" and relaxed.cost is not None and cost is not None:
+            notes.append(f"the branch to {', '.join(inst.board.label(h) for h in terminals if h not in stops)} "
+                         "may not pass those stops either; the cheapest network allowed to pass them costs "
+                         f"${relaxed.cost}, a lower bound")
+            bound = min(bound, relaxed.cost) if bound is not None else relaxed.cost
+        else:
+            bound = None
     status = net.status
-    if status == "optimal" and cost is not None and bound is not None and cost != bound:
+    if status == "optimal" and cost is not None and bound != cost:
         status = "feasible"
     space = rs.build_search_space(inst, state)
     proof = {"optimal": "proven minimum (lower bound = cost)",
@@ -222,36 +239,48 @@ def build_cost(
     if cost is None:
         typer.echo(f"  {proof}")
     else:
-        typer.echo(f"  cost ${cost} ({proof}), {len(built)} {unit}(s): {', '.join(map(str, built)) or '-'}")
+        typer.echo(f"  cost ${cost} ({proof}), {plural(len(built), unit)}: {', '.join(map(str, built)) or '-'}")
         typer.echo(f"  {'minimum' if status == 'optimal' else 'bound'} over: {space}")
     for link in data["links"]:
         typer.echo(f"  link {link}")
     for note in data["notes"]:
         typer.echo(f"  note: {note}")
-    typer.echo("\n".join(block(used_assumptions(inst, "build"), readings(inst))))
+    typer.echo("\n".join(block(used_assumptions(inst, "build"), readings(inst), inst)))
 
 
-def _good_route_only(inst, rs, state, g, terminals, stops, colour) -> list[str]:
+def _good_route_only(inst, rs, state, g, terminals, stops, colour) -> tuple[list, list[str]]:
     """Keep only what a good of `colour` from stops[0] to stops[1] may travel: "It must stop at the first
     city of its own colour it reaches", so every other stop that would take it leaves the graph (a
     restriction: any route the good can use survives it)."""
     from solver.board.board import COLOURS
     if colour not in COLOURS:
         raise InputError(f"unknown colour {colour!r} (expected one of {', '.join(COLOURS)})", "--good")
-    if len(stops) != 2 or len(terminals) != 2:
-        raise InputError("--good prices one route: name exactly two stops (from, to)", "--good")
-    probe = state
-    if probe is None:
-        from solver.multi.state import MultiState
-        from solver.engine.state import Rules
-        probe = MultiState(instance=inst, rules=Rules(), goods={}, phase="ship",
-                           area_stops={a.hexes[0]: a for a in inst.board.areas})
-        probe.goods = {a.hexes[0]: ["setup"] for a in inst.board.areas}  # zones hold goods at setup
-    dropped = [n for n in list(g.nodes) if n not in stops and _takes(rs, probe, n, colour)]
-    g.remove_nodes_from(dropped)
+    if len(stops) != 2:
+        raise InputError(f"--good prices one route: name exactly two stops (from, to), not {len(stops)}", "--good")
     label = inst.board.label
-    return [f"a {colour} good would stop at {', '.join(label(n) for n in dropped)}, so the route avoids "
-            "them" if dropped else f"no stop on the way takes a {colour} good"]
+    for extra in terminals:
+        if extra not in stops and _takes(rs, _probe(inst, state), extra, colour):
+            raise InputError(f"the network must also join {label(extra)}, which would take a {colour} good on the "
+                             f"way; --good cannot price a route that must avoid a stop the network joins", "--good")
+    probe = _probe(inst, state)
+    dropped = [n for n in list(g.nodes) if n not in terminals and _takes(rs, probe, n, colour)]
+    g.remove_nodes_from(dropped)
+    if not dropped:
+        return dropped, [f"no stop on the way takes a {colour} good"]
+    return dropped, [f"a {colour} good would stop at {', '.join(label(n) for n in dropped)}, so the route avoids "
+                     + ("it" if len(dropped) == 1 else "them")]
+
+
+def _probe(inst, state):
+    """The state whose stops are asked whether they take a good (without a STATE file: the setup)."""
+    if state is not None:
+        return state
+    from solver.multi.state import MultiState
+    from solver.engine.state import Rules
+    probe = MultiState(instance=inst, rules=Rules(), goods={}, phase="ship",
+                       area_stops={a.hexes[0]: a for a in inst.board.areas})
+    probe.goods = {a.hexes[0]: ["setup"] for a in inst.board.areas}  # zones hold goods at setup
+    return probe
 
 
 def _takes(rs, state, node, colour) -> bool:
@@ -331,7 +360,7 @@ def turn(
                        f"({difference(best, r)}){tie}")
     if tip is not None:
         _print_advice(tip)
-    typer.echo("\n".join(block(assumed, reads)))
+    typer.echo("\n".join(block(assumed, reads, inst)))
 
 
 def _build_turn(inst, state, state_file, runner_ups: int, json_out: bool) -> None:
@@ -365,7 +394,7 @@ def _build_turn(inst, state, state_file, runner_ups: int, json_out: bool) -> Non
         typer.echo(f"  {note}")
     if plan.links:
         free = f", the free simple track saves ${plan.free_saved}" if plan.free_saved else ""
-        typer.echo(f"  build ${plan.build_cost}{free} ({len(plan.pieces)} {plan.unit}(s), limit {plan.limit}): "
+        typer.echo(f"  build ${plan.build_cost}{free} ({plural(len(plan.pieces), plan.unit)}, limit {plan.limit}): "
                    f"{', '.join(plan.pieces)}")
         for link in plan.links:
             typer.echo(f"    new: {link}")
@@ -381,7 +410,7 @@ def _build_turn(inst, state, state_file, runner_ups: int, json_out: bool) -> Non
     for c, b, k in plan.others:
         typer.echo(f"    - {' + '.join(b)} (${c}): income {k[0]}, ${k[1]}")
     typer.echo(f"  {SEARCHED}")
-    typer.echo("\n".join(block(assumed, reads)))
+    typer.echo("\n".join(block(assumed, reads, inst)))
 
 
 def _steps_word(state) -> str:
@@ -432,7 +461,7 @@ def _print_steps(result) -> None:
     for i, step in enumerate(result.steps, 1):
         parts = []
         if step.links:
-            parts.append(f"{step.links} link(s)")
+            parts.append(plural(step.links, "link"))
         if step.income or step.links:
             parts.append(f"income +{step.income}")
         parts += [f"{k} +{v}" for k, v in step.others.items()]
@@ -449,8 +478,8 @@ def _print_advice(tip) -> None:
         for note in tip.notes:
             typer.echo(f"  {note}")
         return
-    typer.echo(f"  cheapest build for a better delivery: ${tip.cost} (proven minimum), {len(tip.pieces)} "
-               f"{tip.unit}(s): {', '.join(tip.pieces) or '-'}")
+    typer.echo(f"  cheapest build for a better delivery: ${tip.cost} (proven minimum), "
+               f"{plural(len(tip.pieces), tip.unit)}: {', '.join(tip.pieces) or '-'}")
     for link in tip.links:
         typer.echo(f"    new: {link}")
     typer.echo(f"  makes possible: {tip.delivery}, income +{tip.income} (best now +{tip.baseline})")

@@ -11,6 +11,8 @@ from solver.games import load_instance
 from solver.report.output import assumptions_block, assumptions_json, check_output_path, dumps, write_atomic
 
 GROUPS = ("ruins", "cities", "animals", "all-stops")
+# What a track cost reads of a board file: its geometry and the laying costs (no rounds, actions or cubes).
+NETWORK_READS = {"grid", "cities", "towns", "exits", "impassable", "track", "scenario.track_cost"}
 
 
 def resolve_stops(inst, connect: str) -> list:
@@ -45,11 +47,13 @@ def network(
     stops = resolve_stops(inst, connect)
     net = cheapest_network(inst, stops, time_limit=time_limit)
     proof = {"optimal": "proven minimum (lower bound = cost)", "feasible": f"best found; lower bound ${net.lower_bound}",
-             "infeasible": "no network can join them (proven)"}[net.status]
+             "infeasible": "no network can join them (proven)",
+             "unknown": "no network found within the time limit (not proven that none exists)"}.get(
+                 net.status, net.status)
     data = {"map": inst.board.name, "connect": [str(h) for h in stops], "status": net.status, "cost": net.cost,
             "lower_bound": net.lower_bound, "tiles": net.tiles, "hexes": [str(h) for h in net.hexes],
             "links": ["-".join(str(h) for h in link) for link in net.links], "seconds": round(net.seconds, 3),
-            "method": net.method, **assumptions_json(inst)}
+            "method": net.method, **assumptions_json(inst, uses=NETWORK_READS)}
     if svg is not None:
         from solver.report.render import render_board
         from solver.engine.state import GameState
@@ -65,7 +69,7 @@ def network(
     typer.echo(f"  cost ${net.cost} ({proof}), {net.tiles} tiles, {net.seconds:.2f} s")
     for link in data["links"]:
         typer.echo(f"  link {link}")
-    typer.echo("\n".join(assumptions_block(inst)))
+    typer.echo("\n".join(assumptions_block(inst, uses=NETWORK_READS)))
 
 
 def register(app: typer.Typer) -> None:

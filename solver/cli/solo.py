@@ -7,7 +7,7 @@ from typing import Optional
 
 import typer
 
-from solver import progress
+from solver import interrupt, progress
 from solver.board.errors import InputError
 from solver.games import default_instance, load_instance
 from solver.report.output import check_output_path, dumps, write_atomic
@@ -16,20 +16,40 @@ READING_HELP = ("A reading of the rule sheets, NAME=VALUE (repeatable); e.g. bag
                 "`aos-solve readings` lists them with their values and defaults.")
 
 
+TIME_LIMIT_HELP = ("Seconds. In the default reproducible mode the work budgets (--work, --cp-time, --plan-cp-time) "
+                   "bound the time, and 10 times this (at least 60 s) is a wall-clock cap on the whole solve, a "
+                   "safety net: a solve the cap stops says so, and may then differ from run to run. With "
+                   "--wall-clock the whole solve stops at it. The network optimizer gets up to a third of it.")
+
+
+def cap_seconds(time_limit: float, deterministic: bool) -> float:
+    """The wall-clock cap: --time-limit itself with --wall-clock; a safety net far above the budgets otherwise
+    (the slowest Easter Island solves of results/easter-island.csv take about 110 s)."""
+    return max(60.0, 10 * time_limit) if deterministic else time_limit
+
 # Options the solo commands share (easter-island and zoo).
 JSON_OPT = typer.Option(False, "--json", help="Print the report as JSON.")
+VERBOSE_OPT = typer.Option(False, "--verbose", "-v", help="Also say how the answer was found: which searches and models ran, with their budgets (the JSON always has them, under search).")
 QUIET_OPT = typer.Option(False, "--quiet", "-q", help="No progress line (it shows only on a terminal, on stderr).")
 PLAN_OUT_OPT = typer.Option(None, "--plan-out", help="Write the plan (for check-plan) here.")
 HTML_OPT = typer.Option(None, "--html", help="Write the answer as one self-contained HTML page: verdict, readings, assumptions, a cash/income/shares chart and a panel per round (track laid that round in orange, shipments along the track).")
 FROM_OPT = typer.Option(None, "--from", help="Play on from a position: a plan file (as --plan-out writes it) whose rounds stop mid-game; it is replayed by the referee, then solved from the state reached (setup, difficulty and readings come from the file).")
-DETERMINISTIC_OPT = typer.Option(True, "--deterministic/--wall-clock", help="Reproducible mode (default): the plan search stops after --work round plans, CP-SAT uses --cp-workers workers and the deterministic time limit --cp-time (max_deterministic_time). --wall-clock: stop the plan search at --time-limit seconds. (The network optimizer keeps a wall-clock share of --time-limit; on the shipped boards it finishes with proof, so answers repeat.)")
+DETERMINISTIC_OPT = typer.Option(True, "--deterministic/--wall-clock", help="Reproducible mode (default): what bounds the time is work, not the clock: the plan search stops after --work round plans and CP-SAT runs with --cp-workers workers for --cp-time and --plan-cp-time work units, so the same command gives the same answer (unless the --time-limit cap stops it first, which the answer says). --wall-clock: the plan search stops at --time-limit seconds instead.")
 WORK_OPT = typer.Option(10000, "--work", help="Round plans the plan search may try per beam variant (reproducible mode). Easter Island tries further variants (another town for the black new city, other beam settings) only while its plan misses the lower bound. The defaults of --work, --cp-time, --plan-cp-time and --shares-cp-time are the settings benchmarks/easter_island.py measures.")
-CP_TIME_OPT = typer.Option(1.0, "--cp-time", help="CP-SAT deterministic time limit per relaxation model (max_deterministic_time).")
+CP_TIME_OPT = typer.Option(1.0, "--cp-time", help="Work units (CP-SAT's deterministic time, about seconds of one idle core) for each relaxation model, the lower-bound proof of the round count. Reproducible: the wall-clock time it takes depends on the machine and its load.")
 CP_WORKERS_OPT = typer.Option(1, "--cp-workers", help="CP-SAT workers (fixed, for reproducible answers).")
-PLAN_TIME_OPT = typer.Option(10.0, "--plan-cp-time", help="Deterministic time limit (max_deterministic_time) of the CP-SAT plan model (the restriction over candidate links, started from the beam's plan: first the squeeze, a plan one round shorter than the best found, with twice this time; then fewer shares); 0 skips it. Reproducible like --cp-time: its strategies are interleaved in a fixed order, so the same command gives the same plan.")
+PLAN_TIME_OPT = typer.Option(10.0, "--plan-cp-time", help="Work units (CP-SAT's deterministic time) of the CP-SAT plan model (the restriction over candidate links, started from the beam's plan: first the squeeze, a plan one round shorter than the best found, with twice this time; then fewer shares); 0 skips it. Reproducible like --cp-time: its strategies are interleaved in a fixed order, so the same command gives the same plan.")
 PROVE_OPT = typer.Option(False, "--prove", help="Deep mode: every proof engine (solver/solo/proofs: the counting bound, the CP-SAT relaxation, ...) runs to the end with its own large deterministic budget (--prove-time per engine call) while the best plan misses the lower bound; may take minutes per setup. Reproducible like the default mode. The default answer is the fast one.")
 PROVE_TIME_OPT = typer.Option(600.0, "--prove-time", help="Deep mode (--prove): the deterministic time limit of each proof-engine call (the relaxation: CP-SAT max_deterministic_time per model).")
-SHARES_TIME_OPT = typer.Option(0.0, "--shares-cp-time", help="Deterministic time limit of the CP-SAT plan model once it only looks for fewer shares (the round count is proved, or the squeeze found no shorter plan). 0 (default) skips it, the polish beam and the relaxation's fewest-shares bound: the answer keeps the beam's shares, with the shares already issued as the lower bound. 10 gave fewer shares on 11 of 12 setups (2 fewer at the median, up to 7) for about 7 s more each (results/shares-probe.csv).")
+SHARES_TIME_OPT = typer.Option(0.0, "--shares-cp-time", help="Work units (CP-SAT's deterministic time) of the CP-SAT plan model once it only looks for fewer shares (the round count is proved, or the squeeze found no shorter plan). 0 (default) skips it, the polish beam and the relaxation's fewest-shares bound: the answer keeps the beam's shares, with the shares already issued as the lower bound. 10 gave fewer shares on 11 of 12 setups (2 fewer at the median, up to 7) for about 7 s more each (results/shares-probe.csv).")
+
+
+def cap_record(cap: dict, deterministic: bool) -> dict:
+    """Whether the --time-limit cap stopped the solve: then the answer is what was found and proved by then."""
+    return {"seconds": cap["seconds"], "hit": cap["hit"],
+            "bounds_the_time": "the wall clock (--wall-clock)" if not deterministic else
+            "the work budgets --work, --cp-time and --plan-cp-time (reproducible)"
+            + ("; the --time-limit cap stopped the solve first" if cap["hit"] else "")}
 
 
 def read_setup(inst, difficulty: str, seed: Optional[int], setup_file: Optional[Path], rules=None):
@@ -86,8 +106,9 @@ def easter_island(
     rounds: Optional[int] = typer.Option(None, "--rounds", min=1, help="Round limit (default: the instance's)."),
     reading: Optional[list[str]] = typer.Option(None, "--reading", help=READING_HELP),
     strict_action: bool = typer.Option(False, "--strict-action", help="Alias of --reading strict-action=on: an action must be chosen, and paid, every round (the reading the translator rejects)."),
-    time_limit: float = typer.Option(60.0, "--time-limit", min=0.1, help="Seconds for the search."),
+    time_limit: float = typer.Option(60.0, "--time-limit", min=0.1, help=TIME_LIMIT_HELP),
     json_out: bool = JSON_OPT,
+    verbose: bool = VERBOSE_OPT,
     quiet: bool = QUIET_OPT,
     svg: Optional[Path] = typer.Option(None, "--svg", help="Draw the final network and the shipments."),
     plan_out: Optional[Path] = PLAN_OUT_OPT,
@@ -132,19 +153,17 @@ def easter_island(
             "strict_action": True if strict_action else None,
             "bag": BY_NAME["bag"].parse(bag, "--bag") if bag is not None else None})
         cubes, used_seed = read_setup(inst, difficulty, seed, setup, rules)
-    with progress.shown(quiet):
+    with progress.shown(quiet), interrupt.wall_clock_cap(cap_seconds(time_limit, deterministic)) as cap:
         answer = analyse(inst, difficulty, cubes, rules, rounds=rounds, time_limit=time_limit, budget=budget,
                          params=params, start=start)
     data = answer_json(inst, "easter-island", difficulty, cubes, answer, rules, used_seed)
     extra, extra_lines = solo_extras(answer, start)
     data.update(extra)
+    data["time_cap"] = cap_record(cap, deterministic)
     svg_text = None
     if svg is not None:
         svg_text = solo_svg(inst, answer, cubes, rules, render_board)
-    text = answer_text(data, inst, rules)
-    if extra_lines:
-        head, _, tail = text.partition("\nPlan found:")
-        text = head + "\n" + "\n".join(extra_lines) + ("\nPlan found:" + tail if tail else "")
+    text = answer_text(data, inst, rules, verbose, extra_lines)
     if html is not None:
         write_html(html, inst, answer.plan, data)
     emit(data, text, json_out, svg, svg_text, plan_out, answer.plan.to_json(inst) if answer.plan else None)
@@ -172,9 +191,11 @@ def readings(map_name: Optional[str] = typer.Argument(None, help="Only the readi
     if map_name == "desert":  # Railroad Tiles Desert: its readings live in instances/desert/ruleset.toml
         from solver.cli.desert import readings_cmd
         return readings_cmd(json_out)
+    from solver.games import RULESETS
+    maps = [name for name in RULESETS if name != "base"]
+    if map_name is not None and map_name not in maps:
+        raise InputError(f"no map {map_name!r} (maps: {', '.join(maps)})", "MAP")
     chosen = [r for r in READINGS if map_name is None or r.applies_to(map_name)]
-    if map_name is not None and not chosen:
-        raise InputError(f"no reading applies to {map_name!r}", "MAP")
     data = [{"name": r.name, "field": r.field, "maps": list(r.maps), "sheet": r.sheet, "quote": r.quote,
              "default": r.default, "why_default": r.why_default,
              "values": [{"name": v.name, "means": v.text} for v in r.values]

@@ -9,9 +9,9 @@ import typer
 
 from solver.games import default_instance
 from solver.cli.solo import (CP_TIME_OPT, CP_WORKERS_OPT, DETERMINISTIC_OPT, FROM_OPT, HTML_OPT, JSON_OPT, PLAN_OUT_OPT,
-                             PROVE_OPT, PROVE_TIME_OPT, QUIET_OPT, READING_HELP, WORK_OPT, emit, solo_rules, solo_svg,
-                             write_html)
-from solver import progress
+                             PROVE_OPT, PROVE_TIME_OPT, QUIET_OPT, READING_HELP, TIME_LIMIT_HELP, VERBOSE_OPT,
+                             WORK_OPT, cap_record, cap_seconds, emit, solo_rules, solo_svg, write_html)
+from solver import interrupt, progress
 from solver.board.errors import InputError
 from solver.games import load_instance
 from solver.report.output import check_output_path, dumps
@@ -84,11 +84,13 @@ def zoo(
     seed: Optional[int] = typer.Option(None, "--seed", help="Draw the food's colours with this seed (default 1; colours do not matter in the Zoo)."),
     setup: Optional[Path] = typer.Option(None, "--setup", help="Read the food from a file (TOML or JSON: area = pieces of food, or a list of colours)."),
     rounds: Optional[int] = typer.Option(None, "--rounds", min=1, help="Round limit (default: the instance's)."),
-    reading: Optional[list[str]] = typer.Option(None, "--reading", help=READING_HELP),
+    reading: Optional[list[str]] = typer.Option(None, "--reading", help=READING_HELP.replace(
+        "bag=full", "exit-pairs=strict")),
     strict_exits: bool = typer.Option(False, "--strict-exits", help="Alias of --reading exit-pairs=strict: food entering an exit must teleport (the designer allows passing)."),
     literal_areas: Optional[bool] = typer.Option(None, "--literal-areas/--no-literal-areas", help="Alias of --reading feed-new-cities=on/off: urbanized areas must be fed too ('every animal area', literally; default) or not."),
-    time_limit: float = typer.Option(60.0, "--time-limit", min=0.1, help="Seconds for the plan search (the network optimizer gets a third of it on top, twice)."),
+    time_limit: float = typer.Option(60.0, "--time-limit", min=0.1, help=TIME_LIMIT_HELP),
     json_out: bool = JSON_OPT,
+    verbose: bool = VERBOSE_OPT,
     quiet: bool = QUIET_OPT,
     svg: Optional[Path] = typer.Option(None, "--svg", help="Draw the plan's network, feedings and teleports (dashed)."),
     plan_out: Optional[Path] = PLAN_OUT_OPT,
@@ -127,17 +129,15 @@ def zoo(
         rules = solo_rules("zoo", reading, {"strict_exits": True if strict_exits else None,
                                             "feed_new_cities": literal_areas})
         food, used_seed = read_zoo_setup(inst, difficulty, seed, setup, rules)
-    with progress.shown(quiet):
+    with progress.shown(quiet), interrupt.wall_clock_cap(cap_seconds(time_limit, deterministic)) as cap:
         answer = analyse(inst, difficulty, food, rules, rounds=rounds, time_limit=time_limit, budget=budget,
                          params=params, start=start)
     data = zoo_answer_json(inst, difficulty, food, answer, rules, used_seed)
     extra, extra_lines = solo_extras(answer, start)
     data.update(extra)
+    data["time_cap"] = cap_record(cap, deterministic)
     svg_text = solo_svg(inst, answer, food, rules, render_board) if svg is not None else None
-    text = answer_text(data, inst, rules)
-    if extra_lines:
-        head, _, tail = text.partition("\nPlan found:")
-        text = head + "\n" + "\n".join(extra_lines) + ("\nPlan found:" + tail if tail else "")
+    text = answer_text(data, inst, rules, verbose, extra_lines)
     if html is not None:
         write_html(html, inst, answer.plan, data)
     emit(data, text, json_out, svg, svg_text, plan_out, answer.plan.to_json(inst) if answer.plan else None)
@@ -216,7 +216,7 @@ def routes(
         if f.destination in state.fed:
             extras.append("already fed")
         out.append(f"  feed {board.label(f.destination)} from {board.label(f.origin)}: {f.text()} "
-                   f"({f.links} link(s), needs {f.need}" + (", " + ", ".join(extras) if extras else "") + ")")
+                   f"({f.links} link{'' if f.links == 1 else 's'}, needs {f.need}" + (", " + ", ".join(extras) if extras else "") + ")")
     out.append(f"Readings (the plan's): {short(p.rules, inst.scenario.ruleset)}")
     out.append(f"(least-locomotive table {table_seconds * 1000:.2f} ms, feedings {list_seconds * 1000:.2f} ms)")
     typer.echo("\n".join(out))

@@ -393,6 +393,7 @@ def bag_for(instance, rules: Rules) -> dict[str, int]:
     return parse_bag(rules.bag, "reading bag")
 
 
-def rules_json(rules: Rules) -> dict:
-    """The Rules fields (the engine's names) as JSON."""
-    return dict(rules.__dict__)
+def rules_json(rules: Rules, ruleset: str | None = None) -> dict:
+    """The Rules fields (the engine's names) as JSON; with `ruleset`, only the fields of that map's readings."""
+    fields = {r.field for r in for_map(ruleset)} if ruleset else set(rules.__dict__)
+    return {k: v for k, v in rules.__dict__.items() if k in fields}

@@ -408,7 +408,7 @@ class Ruleset:
 
     def locomotive_need(self, state, move: Ship) -> tuple[int, str]:
         links = len(move.route) - 1 - len(move.teleports)
-        return links, f"{links} link(s)"
+        return links, f"{links} link" + ("" if links == 1 else "s")
 
     def shipment_problem(self, state, move: Ship) -> str | None:
         route = move.route

@@ -27,9 +27,10 @@ def used_assumptions(instance, *answers: str) -> list:
     return out
 
 
-def block(assumed: list, readings: list[str] = ()) -> list[str]:
+def block(assumed: list, readings: list[str] = (), instance=None) -> list[str]:
+    from solver.board.provenance import grouped
     lines = ["Assumptions this answer depends on:"]
-    lines += [f"  - {p.key}: {p.note}" for p in assumed]
+    lines += [f"  - {what}: {note}" for what, note in grouped(instance, [(p.key, p.note) for p in assumed])]
     lines += [f"  - reading {r}" for r in readings]
     return lines
 
@@ -43,5 +44,5 @@ def readings(instance) -> list[str]:
     out = []
     for key in ("zone_reading", "bone_reading"):
         if key in instance.map_rules:
-            out.append(f"map_rules.{key} = {instance.map_rules[key]!r}")
+            out.append(f"{key.replace('_', '-')}={instance.map_rules[key]} (the board file's map_rules.{key})")
     return out

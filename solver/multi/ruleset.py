@@ -143,7 +143,7 @@ class MultiplayerRuleset(Ruleset):
 
     def limit_text(self, state, move: Ship) -> str:
         need, _ = self.locomotive_need(state, move)
-        return f"needs {need} link(s); locomotive {state.locomotive}"
+        return f"needs {need} link" + ("" if need == 1 else "s") + f"; locomotive {state.locomotive}"
 
     def delivery_cost(self, state, move: Ship) -> int:
         return 0

@@ -197,7 +197,7 @@ def assumptions_block(instance, rules=None, uses=None, extra=()) -> list[str]:
     `assumptions_used`); None lists every assumed entry. `extra`: more assumed
     items as {"key", "note"} dicts (command-line values such as --rounds).
     """
-    from solver.board.provenance import assumptions_used
+    from solver.board.provenance import assumptions_used, grouped
     lines = []
     if rules is not None:
         from solver.engine.readings import text_lines
@@ -205,7 +205,7 @@ def assumptions_block(instance, rules=None, uses=None, extra=()) -> list[str]:
     lines.append("Assumptions this answer depends on:")
     items = [(p.key, p.note) for p in assumptions_used(instance.provenance, uses)]
     items += [(e["key"], e["note"]) for e in extra]
-    lines += [f"  - {k}: {n}" for k, n in items] or ["  - none"]
+    lines += [f"  - {k}: {n}" for k, n in grouped(instance, items)] or ["  - none"]
     return lines
 
 
@@ -216,5 +216,5 @@ def assumptions_json(instance, rules=None, uses=None, extra=()) -> dict:
     if rules is not None:
         from solver.engine.readings import rules_json, stated
         out["readings"] = stated(rules, instance.scenario.ruleset)
-        out["rules"] = rules_json(rules)
+        out["rules"] = rules_json(rules, instance.scenario.ruleset)
     return out

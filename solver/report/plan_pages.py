@@ -160,8 +160,10 @@ def plan_page(instance, plan: Plan | None, data: dict) -> str:
         out.append("<h2>Readings of the rule sheet</h2>" + kv_table(rows))
     assumed = data.get("assumed_values") or []
     if assumed:
+        from solver.board.provenance import grouped
         out.append("<h2>Assumptions this answer used</h2><ul>" + "".join(
-            f"<li><b>{escape(str(a.get('key')))}</b>: {escape(str(a.get('note', '')))}</li>" for a in assumed)
+            f"<li><b>{escape(what)}</b>: {escape(note)}</li>"
+            for what, note in grouped(instance, [(str(a.get("key")), str(a.get("note", ""))) for a in assumed]))
             + "</ul>")
     if plan is None:
         out.append("<p>No plan to show: the answer above says why.</p></body></html>\n")

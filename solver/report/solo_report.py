@@ -6,12 +6,15 @@ to what the plan spent, the plan round by round, the picture, assumptions.
 """
 from __future__ import annotations
 
+import re
+
 from solver.board.instance import Instance
+from solver.board.provenance import grouped
 from solver.report.output import assumptions_json
 from solver.engine.plan import Plan, replay
 from solver.solo.answer import Answer
-from solver.engine.readings import short
 from solver.engine.setup import Setup, setup_to_json
+from solver.report.words import money, plural
 
 
 def plan_rounds_detail(instance: Instance, plan: Plan) -> list[dict]:
@@ -96,7 +99,6 @@ def answer_json(instance: Instance, scenario: str, difficulty: str, setup: Setup
         "rounds": plan_rounds_detail(instance, answer.plan) if answer.plan else [],
         "blocker_lock": replay(instance, answer.plan).lock if answer.plan else None,
         "search": answer.search, "seconds": round(answer.seconds, 3),
-        "readings_line": short(rules, instance.scenario.ruleset),
         **assumptions_json(instance, rules, *answer_uses(instance, answer, rules, seed is not None, difficulty)),
     }
     if answer.extra_networks:
@@ -106,105 +108,180 @@ def answer_json(instance: Instance, scenario: str, difficulty: str, setup: Setup
     return out
 
 
-def answer_text(data: dict, instance: Instance, rules) -> str:
-    L = []
+def headline(data: dict) -> str:
+    """The answer in one line: the verdict, the rounds with their proof status, the plan's shares and cash."""
+    limit = data["round_limit"]
+    if data["verdict"] == "not clearable":
+        return f"Answer: NOT CLEARABLE within {limit} rounds (proved: {_proof_name(data)})"
+    if data["verdict"] == "clearable":
+        rounds = (f"in {data['min_rounds']} rounds, the proved minimum ({_proof_name(data)})"
+                  if data["min_rounds_proved"] else
+                  f"in {data['rounds_upper_bound']} rounds; the minimum is not proved (at least "
+                  f"{data['rounds_lower_bound']})")
+        return (f"Answer: CLEARABLE {rounds}; the plan issues {plural(data['plan_shares'], 'share')} in all and ends "
+                f"with {money(data['plan_cash'])}")
+    return (f"Answer: UNKNOWN within {limit} rounds: no plan found and no proof that none exists (at least "
+            f"{data['rounds_lower_bound']} rounds are needed)")
+
+
+def _proof_name(data: dict) -> str:
+    return data.get("proof_source") or (data.get("search") or {}).get("proof_source") or "see below"
+
+
+def _plain(text: str) -> str:
+    """Module paths out of a sentence a player reads ("beam search (solver/solo/round_search.py)")."""
+    return re.sub(r" ?\((?:solver|models)/[^)]*\)", "", text)
+
+
+def _network_status(net: dict, data: dict) -> str:
+    if net["status"] != "optimal":
+        return f"best found, lower bound {money(net['lower_bound'])}"
+    over = []
+    if "complex tiles could make it cheaper" in net["joins"]:
+        over.append("networks of simple tiles")
+    if data.get("scenario") == "zoo":
+        over.append("at the sheet's tile cost, without Engineer's cheaper tiles or bonus tiles")
+    return "proven minimum" + (f" over {', '.join(over)}" if over else "")
+
+
+def _joins(net: dict) -> str:
+    return re.sub(r" ?\(?,? ?simple tiles; complex tiles could make it cheaper\)?", "", net["joins"]).replace(
+        " (track only)", "").replace("(track only", "(track only)").replace("()", "")
+
+
+def answer_text(data: dict, instance: Instance, rules, verbose: bool = False, extra_lines=()) -> str:
+    """The answer first, then the plan, then what it rests on; the searches' details only with `verbose`."""
+    L = [headline(data)]
     title = f"{instance.board.name}, {data['difficulty']}"
     title += f", seed {data['seed']}" if data["seed"] is not None else ", setup from file"
     L.append(title)
-    L.append(f"Readings: {data['readings_line']}")
     L.append(data["setup_text"] if data.get("setup_text") else "Setup (bottom cube first): " + ", ".join(
         f"{instance.board.label(_hex(k))}: {'/'.join(v)}" for k, v in data["setup"].items()))
+    changed = [f"{d['name']}={d['value']}" for d in data["readings"] if not d["default"]]
+    L.append("Readings: " + ("the defaults" if not changed else "the defaults except " + ", ".join(changed))
+             + " (listed at the end)")
+    cap = data.get("time_cap") or {}
+    if cap.get("hit"):
+        L.append(f"Stopped by the wall-clock cap ({cap['seconds']:g} s, from --time-limit) before the work budgets "
+                 "were spent: this answer is what was found and proved by then, and another run may find more.")
     L.append("")
     L.append(f"Verdict within {data['round_limit']} rounds: {data['verdict'].upper()}")
-    L.append(f"  because {data['verdict_proof']}")
+    L.append(f"  because {_plain(data['verdict_proof'])}")
     for reason in data["impossible"]:
-        L.append(f"  - {reason}")
+        L.append(f"  - {_plain(reason)}")
     L.append("Minimum rounds to clear: " + (
         f"{data['min_rounds']} (proved: the plan meets the lower bound)" if data["min_rounds_proved"] else
         ("none" if data["verdict"] == "not clearable" and data["rounds_upper_bound"] is None and data["impossible"]
          else f"unknown, between {data['rounds_lower_bound']} and {data['rounds_upper_bound'] or '?'}")))
     for reason in data["bound_reasons"]:
-        L.append(f"  lower bound: {reason}")
+        L.append(f"  lower bound: {_plain(reason)}")
+    if data.get("proof_source"):
+        L.append(f"Proof source: {data['proof_source']}")
+    L.extend(extra_lines)
     if not data["min_rounds_proved"]:
         L.extend(_relaxation_lines((data.get("search") or {}).get("relaxation") or []))
     if data["plan"]:
-        L.append(f"Plan found: clears in round {data['rounds_upper_bound']}, issuing {data['plan_shares']} shares in all "
-                 f"(start included), ending with ${data['plan_cash']} "
-                 "(fewest shares, then most cash, among the plans the search tried; not proven least)")
-        source = (data.get("search") or {}).get("plan_source")
-        if source:
-            L.append(f"  plan from: {source}; replayed by the referee")
-    runs = (data.get("search") or {}).get("beam_variants") or []
-    if len(runs) > 1:  # Easter Island: the first beam missed the bound, so its variants ran
-        found = [f"town {r['town']}, {r['variant']}: {r['rounds']} rounds" for r in runs[1:] if r.get("rounds")]
-        L.append(f"  beam variants run after the first beam missed the bound: {len(runs) - 1}; "
-                 + ("shorter plans from " + "; ".join(found) if found else "none found a shorter plan"))
-    for attempt in (data.get("search") or {}).get("squeeze") or []:
-        L.append(f"  squeeze: {attempt.get('started_from', 'the best plan')} asked to clear by round "
-                 f"{attempt['last_round']}, repaired by the restriction"
-                 + (f" over {attempt['links']}" if attempt.get("links") else "") + ": "
-                 + ("a better plan" if attempt.get("improved") else f"nothing better ({attempt['status']})"))
+        L.append(f"Plan found: clears in round {data['rounds_upper_bound']}, issuing "
+                 f"{plural(data['plan_shares'], 'share')} in all (start included), ending with "
+                 f"{money(data['plan_cash'])}; the search keeps, among the plans it compared, the one with the fewest "
+                 "shares, then the most cash (not proven least); track no shipment or clear condition uses is "
+                 "removed, and the plan replayed by the referee")
     lock = data.get("blocker_lock")
     if lock:
         L.append(f"Blocker lock from round {lock['round']} of the plan: {lock['reason']}")
-    net = data["network"]
-    if net:
+    for net in ([data["network"]] if data["network"] else []) + data.get("extra_networks", []):
         if net["status"] == "infeasible":
-            L.append(f"Cheapest network joining {net['joins']}: none exists (proven)")
-        else:
-            status = "proven minimum" if net["status"] == "optimal" else f"best found, lower bound ${net['lower_bound']}"
-            spent = f"; the plan spent ${data['plan_track_spent']} on track" if data["plan"] else ""
-            L.append(f"Cheapest network joining {net['joins']}: ${net['cost']} ({status}, {net['tiles']} tiles){spent}")
-    for extra in data.get("extra_networks", []):
-        if extra["status"] == "infeasible":
-            L.append(f"Cheapest network joining {extra['joins']}: none exists (proven)")
-        else:
-            status = ("proven minimum" if extra["status"] == "optimal"
-                      else f"best found, lower bound ${extra['lower_bound']}")
-            L.append(f"Cheapest network joining {extra['joins']}: ${extra['cost']} ({status}, {extra['tiles']} tiles)")
+            L.append(f"Cheapest network joining {_joins(net)}: none exists (proven)")
+            continue
+        spent = (f"; the plan spent {money(data['plan_track_spent'])} on track"
+                 if data["plan"] and net is data["network"] else "")
+        L.append(f"Cheapest network joining {_joins(net)}: {money(net['cost'])} ({_network_status(net, data)}, "
+                 f"{plural(net['tiles'], 'tile')}){spent}")
     if data["rounds"]:
         L.append("")
         L.append("Plan, round by round:")
         for r in data["rounds"]:
-            action = r["action"] or "none"
-            if r.get("target"):
-                action += f" {r['target']}"
-            L.append(f" Round {r['round']}: shares +{r['shares']}, action {action}")
-            if r["build"]:
-                L.append(f"   build: {', '.join(r['build'])}  (${r['track_cost']})")
-            for note in r.get("notes", []):
-                L.append(f"   {note}")
-            for s in r["ship"]:
-                if isinstance(s, dict) and s.get("text"):
-                    L.append(f"   {s['text']}")
-                elif isinstance(s, dict):
-                    links = s["route"].count("-")
-                    extra = f", discount at {s['discount']}" if s.get("discount") else ""
-                    tele = ", teleport" if "~" in s["route"] else ""
-                    L.append(f"   ship {s['cube']} from {s['from']}: {s['route']} ({links} link(s){tele}{extra})")
-                else:
-                    L.append(f"   {s}")
-            L.append(f"   income collected {r.get('income_collected', '?')}, expenses {r.get('expenses', '?')}"
-                     + (f", shortfall {r['shortfall']}" if r.get("shortfall") else "")
-                     + (f", income reduction {r['income_reduction']}" if r.get("income_reduction") else "")
-                     + f" -> cash ${r['cash']}, income {r['income']}, locomotive {r['locomotive']}")
-            left = r["goods_left"]
-            L.append("   left: " + (r["left_text"] if r.get("left_text") else
-                                    ", ".join(f"{k} {'/'.join(v)}" for k, v in left.items()) if left else "nothing"))
+            L.extend(_round_lines(r))
     L.append("")
+    L.append("Assumptions this answer depends on:")
+    for note in data.get("answer_notes", []):
+        L.append(f"  - {note}")
+    for what, note in grouped(instance, [(item["key"], item["note"]) for item in data["assumed_values"]]):
+        L.append(f"  - {what}: {note}")
+    if not data["assumed_values"] and not data.get("answer_notes"):
+        L.append("  - none")
     L.append("Readings of the rule sheets (* = not the default):")
     for d in data["readings"]:
         mark = "" if d["default"] else f"*  (default: {d['default_value']})"
         L.append(f"  - {d['name']}={d['value']}{mark}: {d['means']}")
-    L.append("Assumptions this answer depends on:")
-    for note in data.get("answer_notes", []):
-        L.append(f"  - {note}")
-    for item in data["assumed_values"]:
-        L.append(f"  - {item['key']}: {item['note']}")
-    if not data["assumed_values"] and not data.get("answer_notes"):
-        L.append("  - none")
-    L.append(f"({data['seconds']:.1f} s)")
+    if verbose:
+        L.append("")
+        L.extend(_how_found(data))
+    else:
+        L.append("(--verbose: which searches and models ran, with their budgets)")
     return "\n".join(L)
+
+
+def _round_lines(r: dict) -> list[str]:
+    shares = f"issue {plural(r['shares'], 'share')}" if r["shares"] else "no shares"
+    action = f"action {r['action']}" + (f" on {r['target']}" if r.get("target") else "") if r["action"] else "no action"
+    L = [f" Round {r['round']}: {shares}, {action}"]
+    if r["build"]:
+        L.append(f"   build: {', '.join(r['build'])}  ({money(r['track_cost'])})")
+    for note in r.get("notes", []):
+        L.append(f"   {note}")
+    for s in r["ship"]:
+        if isinstance(s, dict) and s.get("text"):
+            L.append(f"   {s['text']}")
+        elif isinstance(s, dict):
+            links = s["route"].count("-")
+            extra = f", discount at {s['discount']}" if s.get("discount") else ""
+            tele = ", teleport" if "~" in s["route"] else ""
+            L.append(f"   ship {s['cube']} from {s['from']}: {s['route']} ({plural(links, 'link')}{tele}{extra})")
+        elif s == "locomotive":
+            L.append("   locomotive +1 instead of a shipment")
+        elif s != "pass":
+            L.append(f"   {s}")
+    collected, expenses = r.get("income_collected"), r.get("expenses")
+    L.append(f"   income collected {money(collected) if collected is not None else '?'}, expenses "
+             f"{money(expenses) if expenses is not None else '?'}"
+             + (f", shortfall {money(r['shortfall'])}" if r.get("shortfall") else "")
+             + (f", income reduction {r['income_reduction']}" if r.get("income_reduction") else "")
+             + f" -> cash {money(r['cash'])}, income {r['income']}, locomotive {r['locomotive']}")
+    left = r["goods_left"]
+    L.append("   left: " + (r["left_text"] if r.get("left_text") else
+                            ", ".join(f"{k} {'/'.join(v)}" for k, v in left.items()) if left else "nothing"))
+    return L
+
+
+def _how_found(data: dict) -> list[str]:
+    """The --verbose section: which search found the plan, what the models were asked, the budgets and time."""
+    search = data.get("search") or {}
+    L = ["How it was found (--verbose):"]
+    if search.get("plan_source"):
+        L.append(f"  plan from: {search['plan_source']}; replayed by the referee")
+    removed = search.get("idle_track_removed") or []
+    if removed:
+        L.append(f"  idle track removed before printing: {'; '.join(removed)}")
+    runs = search.get("beam_variants") or []
+    if len(runs) > 1:  # Easter Island: the first beam missed the bound, so its variants ran
+        found = [f"town {r['town']}, {r['variant']}: {r['rounds']} rounds" for r in runs[1:] if r.get("rounds")]
+        L.append(f"  beam variants run after the first beam missed the bound: {len(runs) - 1}; "
+                 + ("shorter plans from " + "; ".join(found) if found else "none found a shorter plan"))
+    for attempt in search.get("squeeze") or []:
+        L.append(f"  squeeze: {attempt.get('started_from', 'the best plan')} asked to clear by round "
+                 f"{attempt['last_round']}, repaired by the CP-SAT plan model (models/solo_game/restriction.py)"
+                 + (f" over {attempt['links']}" if attempt.get("links") else "") + ": "
+                 + ("a better plan" if attempt.get("improved") else
+                    f"nothing better (the model's status: {attempt['status'].lower()})"))
+    if "round_plans_tried" in search:
+        L.append(f"  round plans tried by the beam search: {search['round_plans_tried']}"
+                 + (" (reproducible mode: --work bounds them)" if search.get("deterministic") else ""))
+    cap = data.get("time_cap") or {}
+    if cap:
+        L.append(f"  what bounds the time: {cap['bounds_the_time']}; wall-clock cap {cap['seconds']:g} s")
+    L.append(f"  seconds: {data['seconds']:.1f}")
+    return L
 
 
 def _relaxation_lines(log: list[dict]) -> list[str]:
@@ -212,11 +289,12 @@ def _relaxation_lines(log: list[dict]) -> list[str]:
     out = []
     for entry in log:
         if entry["relaxation"] == "unknown":
-            out.append(f"  not decided: whether any play clears by round {entry['rounds']}; the CP-SAT relaxation "
-                       "(models/solo_game) gave no answer within its time (--cp-time); more time may settle it")
+            out.append(f"  not decided: whether any play clears by round {entry['rounds']}; the relaxation of the "
+                       "game gave no answer within its work budget (--cp-time); a larger --cp-time may settle it")
         elif entry["relaxation"] == "feasible":
-            out.append(f"  not decided: the CP-SAT relaxation (models/solo_game) admits clearing by round "
-                       f"{entry['rounds']}, so it cannot raise the bound; no plan that clears then was found")
+            out.append(f"  not decided: the relaxation of the game admits clearing by round {entry['rounds']}, so it "
+                       "cannot raise the bound; no plan that clears then was found (a larger --work or "
+                       "--plan-cp-time may find one)")
     return out
 
 

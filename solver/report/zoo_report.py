@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 from solver.board.hexgrid import Hex
+from solver.report.words import plural
 from solver.board.instance import Instance
 from solver.engine.moves import Pass, Ship
 from solver.engine.plan import Plan, round_moves
@@ -85,10 +86,10 @@ def zoo_answer_json(instance: Instance, difficulty: str, setup: Setup, answer: A
                 if isinstance(entry, dict):
                     f = next(ships)
                     text = (f"feed {f['area']} from {board.label(_hx(f['from']))}: {f['route']} "
-                            f"({f['links']} link(s)"
+                            f"({plural(f['links'], 'link')}"
                             + (f", teleport {f['teleport'][0]}~{f['teleport'][1]}" if f["teleport"] else "")
                             + (f", Feeding discount at {board.label(_hx(f['discount']))}" if f["discount"] else "")
-                            + f", needs locomotive {f['locomotive_needed']} [{f['why']}], has {f['locomotive']})"
+                            + f", needs locomotive {f['locomotive_needed']} ({f['why']}), has {f['locomotive']})"
                             + ("" if f["newly_fed"] else " - already fed, for income"))
                     new_ship.append({**entry, **{k: v for k, v in f.items() if k not in entry}, "text": text})
                 else:

@@ -39,8 +39,6 @@ def solo_extras(answer, start: Node | None) -> tuple[dict, list[str]]:
         lines.append(f"From the position at the start of round {start.state.round} (the plan prefix replayed by "
                      f"the referee): cash ${start.state.cash}, income {start.state.income}, "
                      f"{start.state.shares} shares, locomotive {start.state.locomotive}")
-    if data["proof_source"]:
-        lines.append(f"Proof source: {data['proof_source']}")
     if shares:
         source = ("the shares already issued" if shares.get("lower_bound_source") == "already issued"
                   else "CP-SAT relaxation")

@@ -13,6 +13,7 @@ import math
 import time
 from dataclasses import dataclass
 
+from solver import interrupt
 from solver.board.errors import InputError
 from solver.board.hexgrid import Hex
 from solver.engine.moves import Pass, Ship, UpgradeLocomotive
@@ -58,7 +59,9 @@ class RoundPlanner:
         self._moves: dict[tuple, list] = {}
 
     def out_of_time(self) -> bool:
-        """The clock (default) or, in deterministic mode, the number of round plans tried."""
+        """The clock (default) or, in deterministic mode, the number of round plans tried; and the wall-clock cap."""
+        if interrupt.past_cap():
+            return True
         if self.work_limit is not None:
             return self.explored >= self.work_limit
         return time.monotonic() > self.deadline

@@ -40,6 +40,7 @@ from solver.board.instance import Instance
 from solver.engine.moves import Pass, Ship, UpgradeLocomotive
 from models.network import Network, board_graph, cheapest_network
 from solver.engine.plan import Plan, RoundPlan, replay, round_moves
+from solver.solo.prune import prune_idle_track
 from solver.solo.round_search import Node, RoundPlanner, widths
 from solver.solo.zoo_networks import (_proven, heuristic_network, network_links, shortcuts, target_networks,  # noqa: F401
                                  teleport_network)
@@ -416,7 +417,8 @@ def analyse(instance: Instance, difficulty: str, setup: Setup, rules: Rules = Ru
                 + ("; in the strict exit reading a lower bound" if rules.strict_exits else ""), tele)]
 
     if impossible:
-        answer = Answer("not clearable", f"proof without search: {len(impossible)} animal area(s) no plan can feed",
+        answer = Answer("not clearable", f"proof without search: {len(impossible)} animal area"
+                        f"{'' if len(impossible) == 1 else 's'} no plan can feed",
                         limit, 0, None, False, impossible=impossible,
                         search={**_needs_json(instance, needs), "proof_source": OBSTACLE})
         networks(answer)
@@ -543,9 +545,15 @@ def _accept(instance, difficulty, setup, rules, found: Node, answer: Answer, bes
         answer.search["referee_rejected"] = check.error or "did not clear"
         return None
     key = (check.state.cleared_round, check.state.shares, -check.state.cash)
+    if best_key is not None and key[:2] > best_key[:2]:
+        return None
+    pruned = prune_idle_track(instance, plan, check)  # compared, and kept, without idle track
+    plan, check = pruned.plan, pruned.check
+    key = (check.state.cleared_round, check.state.shares, -check.state.cash)
     if best_key is not None and key >= best_key:
         return None
     answer.plan, answer.end_state = plan, check.state.summary()
+    answer.search["idle_track_removed"] = pruned.removed
     answer.upper_bound = check.state.cleared_round
     return key
 

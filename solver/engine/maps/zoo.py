@@ -97,7 +97,7 @@ class Zoo(Ruleset):
         if worst > links:
             where = max(dangers, key=dangers.get)
             return worst, f"danger {worst} at {state.board.label(where)}"
-        return links, f"{links} link(s)"
+        return links, f"{links} link" + ("" if links == 1 else "s")
 
     def shipment_problem(self, state, move: Ship) -> str | None:
         problem = self.teleport_index_problem(move)

@@ -184,7 +184,7 @@ class KansasCity(MultiplayerRuleset):
 
     def capacity_text(self, state) -> str:
         pp = state.me.extra.get("power_plants", 0)
-        text = f"{pp} power plant(s) x {self.rule(state.instance, 'links_per_power_plant')} links"
+        text = f"{pp} power plant{'' if pp == 1 else 's'} x {self.rule(state.instance, 'links_per_power_plant')} links"
         if self.express(state):
             text += f" + {self.rule(state.instance, 'express_bonus')} (Interurban Express)"
         return text

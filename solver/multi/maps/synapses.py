@@ -217,7 +217,7 @@ class Synapses(MultiplayerRuleset):
 
     def header(self, state) -> list[str]:
         me = state.me
-        return [f"{state.active} has {len(me.extra.get('discs', []))} disc(s) "
+        return [f"{state.active} has {len(me.extra.get('discs', []))} disc{'' if len(me.extra.get('discs', [])) == 1 else 's'} "
                 f"({self.end_points(state, state.active)} end-game points)"]
 
     # -- build cost ------------------------------------------------------------

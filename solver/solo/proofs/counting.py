@@ -56,6 +56,10 @@ class CountingBound:
 
 # -- Easter Island ----------------------------------------------------------------
 
+def _rounds(n: int) -> str:
+    return f"{n} round" + ("" if n == 1 else "s")
+
+
 def round_capacity(instance: Instance, rounds: int) -> int:
     """Most tiles that can be laid in `rounds` rounds (Engineer at most once per action cycle)."""
     s = instance.scenario
@@ -120,14 +124,14 @@ def island_rounds_bound(instance: Instance, setup: Setup, tiles_bound: int) -> t
         if done == cubes:
             break
     by_tiles = next(r for r in range(1, 10_000) if round_capacity(instance, r) >= tiles_bound)
-    reasons = [f"{cubes} cubes at {per_round} shipments a round need {math.ceil(cubes / per_round)} round(s)",
-               f"joining all ruins needs at least {tiles_bound} tiles (proven), which takes {by_tiles} round(s)"]
+    reasons = [f"{cubes} cubes at {per_round} shipments a round need {_rounds(math.ceil(cubes / per_round))}",
+               f"joining all ruins needs at least {tiles_bound} tiles (proven), which takes {_rounds(by_tiles)}"]
     if worst_r:
         cap = round_capacity(instance, worst_r)
         reachable = sum(1 for t in need if t <= cap)
         reasons.append(f"by the end of round {worst_r} at most {cap} tiles are down, so at most "
-                       f"{min(per_round * worst_r, reachable)} cube(s) can be delivered; the rest need "
-                       f"{by_ships - worst_r} more round(s): {by_ships} in all")
+                       f"{min(per_round * worst_r, reachable)} cubes can be delivered; the rest need "
+                       f"{_rounds(by_ships - worst_r)} more: {by_ships} in all")
     return max(1, by_ships, by_tiles), reasons
 
 
@@ -173,7 +177,7 @@ def zoo_rounds_bound(instance: Instance, setup: Setup, rules: Rules, needs,
     has_exits = bool(instance.board.exits)
     simple = math.ceil(n / per_round)
     reasons = [f"{n} animal areas, each fed by its own shipment, at {per_round} shipments a round: "
-               f"{simple} round(s)"]
+               f"{simple} round" + ("" if simple == 1 else "s")]
     states: dict[tuple[int, int, int], int] = {(s.start_locomotive, 0, 0): 0}
     for r in range(1, horizon + 1):
         new: dict[tuple[int, int, int], int] = {}
@@ -205,15 +209,15 @@ def zoo_rounds_bound(instance: Instance, setup: Setup, rules: Rules, needs,
                     f"feeding over any network fits the locomotive, or fits with the Feeding discount once per "
                     f"Feeding round; the locomotive rises by at most 1 by the Locomotive action and 1 by a shipment "
                     f"step; tiles at most {s.engineer_tile_limit} a round with Engineer, {s.tile_limit} otherwise, "
-                    f"plus 1 bonus tile a round): at least {r} round(s)")
+                    f"plus 1 bonus tile a round): at least {r} round" + ("" if r == 1 else "s"))
             return max(r, simple), reasons
     top = s.max_locomotive
     if count(units, top, 1) < n:
         reasons.append(f"only {count(units, top, 1)} piece(s) of food can ever be shipped to an animal area with the "
                        f"largest locomotive {top} (even with the Feeding discount), and {n} areas need feeding")
         return None, reasons
-    reasons.append(f"counting food, danger and tiles as above, {horizon} round(s) are not enough: at least "
-                   f"{horizon + 1} round(s)")
+    reasons.append(f"counting food, danger and tiles as above, {horizon} round"
+                   + (" is" if horizon == 1 else "s are") + f" not enough: at least {horizon + 1} rounds")
     return horizon + 1, reasons
 
 

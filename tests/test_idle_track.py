@@ -1,0 +1,79 @@
+"""Rule protected: a printed plan lays no track that no shipment and no clear condition uses (issue 34).
+
+The two plans of the issue: the tiny island's worked-out setup (round 1 laid a dead-end A1-A2-B2 and
+issued a share to pay for it) and Easter Island easy seed 1 (round 8 laid a dead-end D2-E3-D4). Each
+is solved with the CLI's reproducible settings, and the plan printed is checked with the referee alone:
+dropping any build step, or cutting a build path shorter, leaves a plan the referee refuses or that
+clears later; and the plan is still legal and clears.
+"""
+from __future__ import annotations
+
+import dataclasses
+
+from solver.engine.plan import replay
+from solver.engine.setup import draw_setup, load_setup
+from solver.engine.state import Rules
+from solver.solo import easter_island
+from solver.solo.position import solve_mode
+from solver.solo.prune import _cuts, prune_idle_track
+from tests.conftest import ROOT
+from tests.helpers import instance
+
+
+def _solve(inst, difficulty, setup):
+    budget, params = solve_mode(True, 10000, 1.0, 1)
+    return easter_island.analyse(inst, difficulty, setup, Rules(), time_limit=60, budget=budget, params=params)
+
+
+def _every_cut_is_refused(inst, plan) -> None:
+    base = replay(inst, plan)
+    assert base.error is None and base.state.cleared_round is not None
+    for r, rnd in enumerate(plan.rounds):
+        for i, entry in enumerate(rnd.build):
+            for cut in _cuts(entry):
+                build = list(rnd.build)
+                if cut is None:
+                    del build[i]
+                else:
+                    build[i] = cut
+                rounds = list(plan.rounds)
+                rounds[r] = dataclasses.replace(rnd, build=build)
+                check = replay(inst, dataclasses.replace(plan, rounds=rounds))
+                still = check.error is None and check.state.cleared_round == base.state.cleared_round
+                assert not still, f"round {r + 1}: {entry!r} -> {cut!r} is idle track the referee accepts"
+
+
+def _builds(plan) -> list[tuple[int, str]]:
+    return [(r, entry) for r, rnd in enumerate(plan.rounds, 1) for entry in rnd.build]
+
+
+def test_tiny_island_plan_has_no_dead_end_and_no_share_for_it():
+    inst = instance("tiny/tiny-island.toml")
+    setup = load_setup(str(ROOT / "tests" / "data" / "tiny-island-setup.toml"), inst, "easy", Rules())
+    answer = _solve(inst, "easy", setup)
+    assert answer.verdict == "clearable"
+    assert (1, "A1-A2-B2") not in _builds(answer.plan)
+    assert not any("A2" in entry.split("-") for _, entry in _builds(answer.plan))
+    _every_cut_is_refused(inst, answer.plan)
+    # the share issued for the dead end is given back: only the two shares of the start remain
+    assert answer.end_state["shares"] == inst.scenario.start_shares
+
+
+def test_easter_island_easy_seed_1_plan_has_no_dead_end():
+    inst = instance("easter-island.toml")
+    setup = draw_setup(inst, "easy", 1, rules=Rules())
+    answer = _solve(inst, "easy", setup)
+    assert answer.verdict == "clearable"
+    assert all("D2-E3-D4" not in entry for _, entry in _builds(answer.plan))
+    _every_cut_is_refused(inst, answer.plan)
+
+
+def test_pruning_keeps_a_plan_the_referee_refuses_as_it_is():
+    inst = instance("tiny/tiny-island.toml")
+    setup = load_setup(str(ROOT / "tests" / "data" / "tiny-island-setup.toml"), inst, "easy", Rules())
+    from solver.engine.plan import Plan, RoundPlan
+    bad = Plan(inst.board.name, "easy", Rules(), setup, [RoundPlan(0, None, None, ["A1-B1-C1", "A1-A2-B2"],
+                                                                   [{"from": "C1", "cube": "red",
+                                                                     "route": "C1-E1"}])])
+    pruned = prune_idle_track(inst, bad)
+    assert pruned.plan is bad and pruned.removed == []
