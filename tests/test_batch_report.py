@@ -178,7 +178,7 @@ def test_a_loaded_machine_changes_the_times_of_a_batch_never_its_records(tmp_pat
     assert loaded.returncode == 0, loaded.stderr
     a, b = _answers(tmp_path / "quiet"), _answers(tmp_path / "loaded")
     assert len(a) == 1 and a == b
-    assert all(r["mode"]["reproducible"] and r["wall_cap"] == {"seconds": 600.0, "hit": False} for r in a.values())
+    assert all(r["mode"]["reproducible"] and r["wall_cap"] == {"seconds": 3600.0, "hit": False} for r in a.values())
     assert any(r.get("relaxation_log") for r in a.values())  # CP-SAT ran to its deterministic limit
     assert loaded_seconds > 0
 
@@ -231,7 +231,7 @@ def test_batch_summary_counts_this_command_and_run_json_lists_every_seed(run_cli
     assert (counts["asked"], counts["solved_now"], counts["already_done"], counts["folder_records"]) == (1, 0, 1, 3)
     meta = json.loads((out / "run.json").read_text())
     assert meta["seeds"] == "1-3" and [run["seeds"] for run in meta["runs"]] == ["1-2", "2-3", "3"]
-    assert meta["mode"]["reproducible"] and meta["wall_cap_seconds"] == 600.0
+    assert meta["mode"]["reproducible"] and meta["wall_cap_seconds"] == 3600.0
 
 
 def test_a_folder_is_resumed_only_with_the_same_work_settings(run_cli, tmp_path):
@@ -257,7 +257,7 @@ def test_prove_is_recorded_and_reaches_the_solver_once_it_has_the_switch(run_cli
     from solver.batch.scenarios import Mode, prove_field
     rec = next(iter(load_results(out / "results.jsonl").values()))
     meta = json.loads((out / "run.json").read_text())
-    assert rec["mode"]["prove"] and meta["mode"]["prove"] and meta["wall_cap_seconds"] == 3600.0
+    assert rec["mode"]["prove"] and meta["mode"]["prove"] and meta["wall_cap_seconds"] == 14400.0
     assert rec["mode"]["prove_in_solver"] == (prove_field() is not None)
     # once SolveParams has a `prove` field, the batch sets it
     import solver.solo.relaxation as relaxation

@@ -177,7 +177,7 @@ def _no_plot(s: dict, kind: str) -> str:
             f"{s['verdict_unknown']} undecided).")
 
 
-def _details(s: dict, kind: str) -> list[str]:
+def _details(s: dict, kind: str, reproducible: bool) -> list[str]:
     md = []
     if kind == "score":
         for stars in (1, 2, 3):
@@ -194,7 +194,8 @@ def _details(s: dict, kind: str) -> list[str]:
     if s["wall_cap_hit"]:
         md.append(f"- {plural(s['wall_cap_hit'], 'solve')} stopped by the wall-clock safety net, counted as "
                   "undecided.")
-    md.append(f"- Time: {timing_text(s['seconds'])} (the answers do not depend on it).")
+    md.append(f"- Time: {timing_text(s['seconds'])}" + (" (the answers do not depend on it)." if reproducible else
+                                                        " (a wall-clock limit bounded these solves: see the end)."))
     return md + [""]
 
 
@@ -250,7 +251,10 @@ def write_report(run_dir: str | pathlib.Path) -> dict:
               "wall_cap_seconds": meta.get("wall_cap_seconds"), "headline": [], "reading_changes": [],
               "groups": [], "tables": []}
     md = [f"# Solvability report: {run.name}", ""]
-    if default_recs:
+    scores_only = all(k == "score" for k in kinds.values())
+    if scores_only:
+        md.append("The Desert challenges have no named readings of the rule sheets.")
+    elif default_recs:
         md.append(f"**Default reading** (the designer's answers where the translator recorded them; "
                   f"solver/engine/readings.py): {_readings_line(default_recs)}.")
         report["default_readings"] = default_recs[0].get("readings")
@@ -265,10 +269,15 @@ def write_report(run_dir: str | pathlib.Path) -> dict:
             line = line[:-1] + f" (reading set {first})."
         report["headline"].append(line)
         md.append(f"- **{title(key[0])}, {line.split(':', 1)[0]}**:{line.split(':', 1)[1]}")
-    md += ["", f"{plural(len(records), 'solve')} under {plural(len(sets_seen), 'reading set')} ("
-           + ", ".join(f"`{x}`" for x in sets_seen) + "). A verdict counts only when proved: clearable by a plan "
-           "the referee replayed, not clearable by a proof; the rest is undecided. The 95% interval of the share "
-           "clearable (Wilson) counts the undecided setups both ways.", ""]
+    if scores_only:
+        md += ["", f"{plural(len(records), 'game')}. Scores are the referee's, of the best layout found; a layout "
+               "counts as the best possible only when the layout model proved it. Shares of setups come with 95% "
+               "Wilson intervals.", ""]
+    else:
+        md += ["", f"{plural(len(records), 'solve')} under {plural(len(sets_seen), 'reading set')} ("
+               + ", ".join(f"`{x}`" for x in sets_seen) + "). A verdict counts only when proved: clearable by a "
+               "plan the referee replayed, not clearable by a proof; the rest is undecided. The 95% interval of "
+               "the share clearable (Wilson) counts the undecided setups both ways.", ""]
     # 2. What each reading set changes against the default.
     changes = _changes(groups, summaries, "clear") if all(k == "clear" for k in kinds.values()) else []
     report["reading_changes"] = changes
@@ -293,7 +302,7 @@ def write_report(run_dir: str | pathlib.Path) -> dict:
             s, recs = by_set[name], by_set_recs[name]
             if len(order) > 1 or name != "default":
                 md += [f"### reading set `{name}`", "", f"Readings: {s['readings']}.", ""]
-            md += [s["sentence"], ""] + _details(s, kind) + hardest_table(s, kind, run)
+            md += [s["sentence"], ""] + _details(s, kind, bool(meta.get("mode"))) + hardest_table(s, kind, run)
             png = plot_path(run, sc, diff, name)
             s["plot_panels"] = _plot(png, f"{title(sc)}, {title(diff)} ({name})", _panels(s, kind, recs))
             s["plot"] = png.name if s["plot_panels"] else None

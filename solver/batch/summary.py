@@ -157,9 +157,23 @@ def headline(difficulty: str, s: dict, kind: str) -> str:
 
 
 def _grouped(pairs: list, fmt) -> str:
+    """'8 rounds on 12 setups, 9 rounds on 3 setups': equal values counted, in order (None, unknown, first)."""
+    def key(k):
+        return tuple(-1 if x is None else x for x in k) if isinstance(k, tuple) else (-1 if k is None else k)
     counts = Counter(tuple(p) if isinstance(p, list) else p for p in pairs)
-    return ", ".join(f"{fmt(k)} on {plural(v, 'setup')}" for k, v in sorted(counts.items(), key=lambda kv: str(kv[0])
-                                                                            if kv[0] is None else kv[0]))
+    return ", ".join(f"{fmt(k)} on {plural(v, 'setup')}" for k, v in sorted(counts.items(), key=lambda kv: key(kv[0])))
+
+
+def _span(values: list, unit: str) -> str:
+    lo, hi = min(values), max(values)
+    return plural(lo, unit) if lo == hi else f"{lo} to {plural(hi, unit)}"
+
+
+def _between(k: tuple, unit: str) -> str:
+    lo, hi = k
+    if lo is None:
+        return f"at most {plural(hi, unit)} (no lower bound recorded)"
+    return plural(hi, unit) if lo == hi else f"between {lo} and {plural(hi, unit)}"
 
 
 def rounds_lines(s: dict) -> list[str]:
@@ -168,7 +182,7 @@ def rounds_lines(s: dict) -> list[str]:
     if s["min_rounds"]:
         parts.append(_grouped(s["min_rounds"], lambda k: plural(k, "round")) + " (proved)")
     if s["rounds_open"]:
-        parts.append(_grouped(s["rounds_open"], lambda k: f"between {k[0]} and {plural(k[1], 'round')}")
+        parts.append(_grouped(s["rounds_open"], lambda k: _between(k, "round"))
                      + " (a plan of the higher count, the lower not ruled out)")
     if s["rounds_no_plan"]:
         parts.append(_grouped(s["rounds_no_plan"], lambda k: f"at least {plural(k, 'round')}")
@@ -182,8 +196,16 @@ def shares_lines(s: dict) -> list[str]:
     parts = []
     if s["min_shares_proved"]:
         parts.append(_grouped(s["min_shares_proved"], lambda k: plural(k, "share")) + " (proved)")
-    if s["min_shares_bounds"]:
-        parts.append(_grouped(s["min_shares_bounds"], lambda k: f"between {k[0]} and {plural(k[1], 'share')}")
+    bounds = s["min_shares_bounds"]
+    if len({tuple(b) for b in bounds}) > 3:  # many different pairs: their ranges, not a long list
+        lows = [b[0] for b in bounds if b[0] is not None]
+        highs = [b[1] for b in bounds]
+        low = (f"lower bound{'s' if len(set(lows)) > 1 else ''} {_span(lows, 'share')}" if lows
+               else "no lower bound recorded")
+        parts.append(f"open on {plural(len(bounds), 'setup')}: {low}, the best plans' {_span(highs, 'share')} "
+                     f"(median {num(statistics.median(highs))})")
+    elif bounds:
+        parts.append(_grouped(bounds, lambda k: _between(k, "share"))
                      + " (the best plan's shares, above the proved lower bound)")
     if not parts and not s["plan_shares_rounds_open"]:
         return []
@@ -242,6 +264,12 @@ def timing_text(seconds: list[float]) -> str:
 def mode_text(meta: dict) -> str:
     """How the answers were bounded, from run.json."""
     mode = meta.get("mode")
+    if not mode and meta.get("scenario") == "desert":
+        limit = meta.get("time_limit")
+        return ("These records were made before batch settings were recorded as work units: the layout model "
+                "ran in deterministic mode" + (f" with {num(limit)} work units" if isinstance(limit, (int, float))
+                                               else "") + " (each record says whether the layout model's own wall-clock cap "
+                "stopped a step).")
     if not mode:
         limit = meta.get("time_limit")
         return ("These records were made before batch solves were reproducible: each solve had a wall-clock limit"

@@ -21,7 +21,7 @@ def batch(
     plan_cp_time: float = typer.Option(10.0, "--plan-cp-time", help="Easter Island and Zoo: CP-SAT work units of the plan model (0 skips it)."),
     shares_cp_time: float = typer.Option(0.0, "--shares-cp-time", help="Easter Island: CP-SAT work units of the plan model looking for fewer shares once the rounds are settled (0 skips it)."),
     prove: bool = typer.Option(False, "--prove", help="The solvers' deep proof mode: slower, for a designer's batch; recorded in run.json and every record."),
-    wall_cap: Optional[float] = typer.Option(None, "--wall-cap", "--time-limit", help="Safety net, in seconds of wall time per solve (default 600, 3600 with --prove): a solve still running then is stopped and recorded as unknown, stopped by the cap. It never decides an answer otherwise. (--time-limit is its old name.)"),
+    wall_cap: Optional[float] = typer.Option(None, "--wall-cap", "--time-limit", help="Safety net, in seconds of wall time per solve (default 3600, 14400 with --prove; generous, since a shared machine may give a solve a small share of a core): a solve still running then is stopped and recorded as unknown, stopped by the cap. It never decides an answer otherwise. (--time-limit is its old name.)"),
     instance: Optional[Path] = typer.Option(None, "--instance", help="Board file for the scenario (default: the shipped one)."),
     readings: Optional[list[str]] = typer.Option(None, "--readings", help="Reading sets to run the same seeds under: 'default,bag=full,strict-action=on' (repeatable; '+' joins changes within one set, e.g. 'bag=full+strict-action=on'). Default: the default readings only."),
     reading: Optional[list[str]] = typer.Option(None, "--reading", help="A reading NAME=VALUE for every set (repeatable); --readings sets are named by what they change from these."),
@@ -58,7 +58,7 @@ def batch(
     elif readings or bag or reading:
         raise InputError(f"{scenario} has no readings of the Age of Steam sheets", "--readings")
     mode = Mode(work=work, cp_time=cp_time, plan_cp_time=plan_cp_time, shares_cp_time=shares_cp_time, prove=prove)
-    cap = wall_cap if wall_cap is not None else (3600.0 if prove else 600.0)
+    cap = wall_cap if wall_cap is not None else (14400.0 if prove else 3600.0)
     b = make_batch(scenario, difficulty, seeds, mode, str(out), options, sets, keep_plans, wall_cap=cap)
     counts = run_batch(b, workers, scheduler, quiet)
     data = {"out": str(out), **counts}
