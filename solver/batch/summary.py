@@ -22,7 +22,8 @@ def wilson(successes: int, n: int, z: float = 1.959964) -> tuple[float, float]:
     p = successes / n
     centre = (p + z * z / (2 * n)) / (1 + z * z / n)
     half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
-    return max(0.0, centre - half), min(1.0, centre + half)
+    # rounded: a person reads 1, not 0.9999999999999999 (report.json)
+    return round(max(0.0, centre - half), 6), round(min(1.0, centre + half), 6)
 
 
 def plural(k: int, one: str, many: str | None = None) -> str:
@@ -69,9 +70,9 @@ def summarise(records: list[dict], kind: str) -> dict:
     open_ = [r for r in clear if r.get("min_rounds") is None]
     out.update({
         "clearable": len(clear), "not_clearable": len(not_clear), "verdict_unknown": undecided,
-        "share_clearable": len(clear) / n if n else None,
-        "share_not_clearable": len(not_clear) / n if n else None,
-        "share_unknown": undecided / n if n else None,
+        "share_clearable": round(len(clear) / n, 6) if n else None,
+        "share_not_clearable": round(len(not_clear) / n, 6) if n else None,
+        "share_unknown": round(undecided / n, 6) if n else None,
         # the share clearable among all such setups, the undecided ones counted both ways
         "ci95": [lo, hi],
         "min_rounds_proved": len(proved),
