@@ -270,3 +270,21 @@ def test_prove_is_recorded_and_reaches_the_solver_once_it_has_the_switch(run_cli
     budget, params = Mode(prove=True).solver_params()
     assert params.prove is True and budget == 10000
     assert Mode().solver_params()[1].prove is False
+
+
+def test_a_batch_solve_asks_no_network_under_a_clock_after_proving_them(monkeypatch):
+    """Every network analyse() asks for (under wall-clock limits) was proved beforehand without one."""
+    import models.network as network
+    from solver.batch.scenarios import prove_networks
+    from solver.engine.setup import draw_setup
+    from solver.engine.state import Rules
+    from solver.games import load_instance
+    from solver.solo.easter_island import analyse
+
+    inst = load_instance(INSTANCES / "tiny" / "tiny-island-locomotive.toml")
+    network.clear_cache()
+    prove_networks(inst)
+    monkeypatch.setattr(network, "_cheapest_network", lambda *a, **k: pytest.fail(f"asked again: {a[1]}"))
+    for seed in (1, 2, 3):
+        analyse(inst, "easy", draw_setup(inst, "easy", seed, rules=Rules()), Rules(), time_limit=1.0, budget=200)
+    network.clear_cache()

@@ -203,7 +203,7 @@ def shares_lines(s: dict) -> list[str]:
         highs = [b[1] for b in bounds]
         low = (f"lower bound{'s' if len(set(lows)) > 1 else ''} {_span(lows, 'share')}" if lows
                else "no lower bound recorded")
-        parts.append(f"open on {plural(len(bounds), 'setup')}: {low}, the best plans' {_span(highs, 'share')} "
+        parts.append(f"open on {plural(len(bounds), 'setup')}: {low}, the best plans issue {_span(highs, 'share')} "
                      f"(median {num(statistics.median(highs))})")
     elif bounds:
         parts.append(_grouped(bounds, lambda k: _between(k, "share"))
@@ -241,6 +241,10 @@ def change_sentence(name: str, diffs: list[tuple[str, dict, dict, int]]) -> str:
                 f"{pct(d['share_clearable'])}), proved not clearable on {s['not_clearable']} of {n}")
         if s["verdict_unknown"]:
             text += f", undecided on {s['verdict_unknown']}"
+        same = (s["clearable"], s["not_clearable"], s["median_min_rounds_proved"]) == (
+            d["clearable"], d["not_clearable"], d["median_min_rounds_proved"])
+        if same and not lost:
+            text += ", as under the default"
         if lost:
             text += f"; {plural(lost, 'setup')} clearable under the default {'is' if lost == 1 else 'are'} " \
                     "proved not clearable under it"
