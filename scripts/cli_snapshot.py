@@ -37,7 +37,7 @@ def commands(tmp: pathlib.Path) -> dict[str, list[str]]:
         "deliveries-kansas-city": ["deliveries", "instances/kansas-city.toml", "--state", "instances/states/kansas-city.toml", "--json"],
         "build-cost-kansas-city": ["build-cost", "instances/kansas-city.toml", "--state", "instances/states/kansas-city.toml", "--connect", "Independence,Harrisonville", "--json"],
         "batch-easter-island": ["batch", "easter-island", "--seeds", "1-3", "--out", str(tmp / "batch"), "--workers",
-                                "1", "--quiet", "--time-limit", "20", "--bag", NO_PURPLE],
+                                "1", "--quiet", "--bag", NO_PURPLE],
         "report": ["report", str(tmp / "batch")],
     }
     for name in ("instance001.gr", "instance007.gr", "instance009.gr"):

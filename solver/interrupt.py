@@ -81,11 +81,26 @@ def stoppable(stop: Callable[[], None]) -> Iterator[None]:
     key = id(stop)
     with _lock:
         _stoppers[key] = stop
+        _owners[key] = threading.get_ident()
     try:
         yield
     finally:
         with _lock:
             _stoppers.pop(key, None)
+            _owners.pop(key, None)
+
+
+_owners: dict[int, int] = {}  # stopper key -> the thread whose solve it stops
+
+
+def stop_solves(thread: int) -> int:
+    """Stop the solves running in thread `thread` now (the batch's wall-clock cap); how many were stopped."""
+    with _lock:
+        stoppers = [stop for key, stop in _stoppers.items() if _owners.get(key) == thread]
+    for stop in stoppers:
+        with contextlib.suppress(Exception):
+            stop()
+    return len(stoppers)
 
 
 _cap: dict = {"deadline": None, "hit": False}

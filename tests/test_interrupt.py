@@ -76,7 +76,7 @@ def test_ctrl_c_during_a_solve_prints_no_answer_and_exits_130():
 
 def _desert_batch(out, seeds, env=None):
     cmd = [sys.executable, "-m", "solver", "batch", "desert", "--challenge", "sharp-boundary", "--seeds", seeds,
-           "--time-limit", "4", "--workers", "1", "--quiet", "--out", str(out)]
+           "--cp-time", "4", "--workers", "1", "--quiet", "--out", str(out)]
     return subprocess.Popen(cmd, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
 
 

@@ -263,9 +263,10 @@ def test_a_map_render_that_fails_late_exits_2_with_one_message(run_cli, tmp_path
 def test_a_batch_record_that_cannot_be_written_is_one_message(tmp_path):
     """A full disk mid-batch: the records so far stay whole, and the error names results.jsonl."""
     from solver.batch.runner import make_batch
+    from solver.batch.scenarios import Mode
     from solver.board.errors import InputError
 
-    b = make_batch("zoo", "all", "1", 1.0, str(tmp_path / "run"), {})
+    b = make_batch("zoo", "all", "1", Mode(), str(tmp_path / "run"), {})
 
     class Full:
         def write(self, _):

@@ -57,14 +57,18 @@ def test_report_html_links_every_kept_plan_page_and_inlines_every_plot(run_cli, 
     report = json.loads(res.out)
     page = _parse(out / "report.html")
     # Every plot of the Markdown report is inlined (the page fetches nothing), and the tables are there.
-    assert len(page.srcs) == len(report["groups"]) == (out / "report.md").read_text().count("![")
+    plotted = [g for g in report["groups"] if g["plot"]]
+    assert plotted and len(page.srcs) == len(plotted) == (out / "report.md").read_text().count("![")
     assert all(src.startswith("data:image/png;base64,") for src in page.srcs)
     md_lines = (out / "report.md").read_text().splitlines()
     assert page.tables == sum(1 for line in md_lines if line.startswith("| ---")) >= 2
     assert "http" not in (out / "report.html").read_text().replace("http://www.w3.org/2000/svg", "")
-    # One relative link per setup, each to a page that exists and shows that setup's verdict.
+    # A relative link to every setup's page (the hardest setups are linked twice), each to a page that
+    # exists and shows that setup's verdict.
     links = [h for h in page.hrefs if h.startswith("plans/")]
-    assert sorted(links) == sorted(r["plan_page"] for r in records.values())
+    assert set(links) == {r["plan_page"] for r in records.values()}
+    hardest = [h for g in report["groups"] for h in g["hardest"]]
+    assert hardest and all(f"[plan]({h['plan_page']})" in (out / "report.md").read_text() for h in hardest)
     for rec in records.values():
         target = out / rec["plan_page"]
         assert target.is_file()

@@ -1,16 +1,87 @@
-"""The scenarios a batch can run, each as one function: (difficulty, seed, time limit) -> record.
+"""The scenarios a batch can run, each as one function: (difficulty, seed, mode, options) -> record.
 
 A record is a JSON-ready dict with at least `verdict` and `proved`; the rest
 (min rounds, shares, cash, cost, score, stars) is whatever the report can use.
 Adding a scenario is adding an entry here.
+
+Every batch solve runs in the solvers' reproducible mode (`Mode`): the plan
+search stops after a number of round plans and CP-SAT after a number of its
+deterministic work units with a fixed number of workers, so the machine's load
+or a cluster changes how long a solve takes, never its answer. The runner's
+wall-clock cap (solver/batch/wallcap.py) is only a safety net.
 """
 from __future__ import annotations
 
+import dataclasses
 import importlib
 import pathlib
 from dataclasses import dataclass
 
 from solver.board.errors import InputError
+
+#: the single commands' wall-clock allowance for the network optimizers inside a solve (`aos-solve
+#: easter-island`'s --time-limit default): they finish with proof on the shipped boards, so it bounds
+#: nothing there, and a batch record equals the single command's answer for the same seed
+SOLO_NETWORK_SECONDS = 60.0
+
+
+@dataclass(frozen=True)
+class Mode:
+    """What bounds a batch solve: work units only (the answer depends on these and nothing else).
+
+    The defaults are `aos-solve easter-island`'s and `aos-solve zoo`'s own (benchmarks/easter_island.py
+    measures them); `cp_time` None is the scenario's default (1 unit per relaxation model for the solo
+    maps, 20 units of the layout model for the Desert). `prove` asks for the solvers' deep proof mode."""
+
+    work: int = 10000            # round plans per beam variant (solo maps)
+    cp_time: float | None = None  # CP-SAT deterministic units: per relaxation model (solo), the layout model (Desert)
+    plan_cp_time: float = 10.0   # the CP-SAT plan model (solo maps); 0 skips it
+    shares_cp_time: float = 0.0  # the plan model once it only looks for fewer shares (solo maps)
+    cp_workers: int = 1          # fixed, so CP-SAT repeats its search
+    prove: bool = False          # the deep proof mode (issue 29)
+
+    def cp_units(self, kind: str) -> float:
+        return self.cp_time if self.cp_time is not None else (20.0 if kind == "score" else 1.0)
+
+    def check(self) -> None:
+        """Exit-2 errors naming the option, before any solve."""
+        if self.work < 1:
+            raise InputError(f"expected at least 1 round plan, got {self.work}", "--work")
+        for value, flag, least in ((self.cp_time, "--cp-time", None), (self.plan_cp_time, "--plan-cp-time", 0),
+                                   (self.shares_cp_time, "--shares-cp-time", 0)):
+            if value is None:
+                continue
+            if not (value > 0 if least is None else value >= 0) or value == float("inf") or value != value:
+                raise InputError(f"expected a finite number of work units {'above' if least is None else 'of'} 0"
+                                 f"{'' if least is None else ' or more'}, got {value:g}", flag)
+        if self.cp_workers < 1:
+            raise InputError(f"expected at least 1 worker, got {self.cp_workers}", "--cp-workers")
+
+    def as_json(self, kind: str) -> dict:
+        """The settings as run.json and every record name them (what the answers depend on)."""
+        out = {"reproducible": True, "cp_time": self.cp_units(kind), "cp_workers": self.cp_workers,
+               "prove": self.prove}
+        if kind == "clear":
+            out.update(work=self.work, plan_cp_time=self.plan_cp_time, shares_cp_time=self.shares_cp_time)
+            if self.prove:
+                out["prove_in_solver"] = prove_field() is not None
+        return out
+
+    def solver_params(self):
+        """(beam budget, SolveParams) for solver.solo's analyse; `prove` goes in as a field when it has one."""
+        from solver.solo.relaxation import SolveParams
+        params = SolveParams(workers=self.cp_workers, deterministic_time=self.cp_units("clear"),
+                             plan_time=self.plan_cp_time, shares_time=self.shares_cp_time)
+        if self.prove and prove_field() is not None:
+            params = dataclasses.replace(params, **{prove_field(): True})
+        return self.work, params
+
+
+def prove_field() -> str | None:
+    """The name of the solvers' deep-mode switch in SolveParams, or None while it does not exist."""
+    from solver.solo.relaxation import SolveParams
+    names = {f.name for f in dataclasses.fields(SolveParams)}
+    return "prove" if "prove" in names else None
 
 
 @dataclass(frozen=True)
@@ -30,17 +101,70 @@ class BatchScenario:
             return tuple(inst.difficulties)
         return self.difficulties
 
-    def solve(self, difficulty: str, seed: int, time_limit: float, options: dict, plans_dir: str | None = None,
+    def solve(self, difficulty: str, seed: int, mode: Mode, options: dict, plans_dir: str | None = None,
               reading_set: str = "default") -> dict:
         """One record; with ``plans_dir`` its plan page is written there first (whole or not at all)."""
         module, func = self.solver.split(":")
         solve = getattr(importlib.import_module(module), func)
         if plans_dir is None:
-            return solve(difficulty, seed, time_limit, **options)
+            return solve(self.name, difficulty, seed, mode, **options)
         page = pathlib.Path(plans_dir) / page_name(self.name, difficulty, seed, reading_set)
         if self.kind == "clear":
-            return solve(difficulty, seed, time_limit, **options, on_answer=_solo_page_writer(self.name, page))
-        return solve(difficulty, seed, time_limit, **options, page=page)
+            return solve(self.name, difficulty, seed, mode, **options, on_answer=_solo_page_writer(self.name, page))
+        return solve(self.name, difficulty, seed, mode, **options, page=page)
+
+
+def solo_batch_solve(name: str, difficulty: str, seed: int, mode: Mode, instance: str | None = None,
+                     readings: dict | None = None, shuffle_dangers: bool = False, on_answer=None,
+                     **_ignored) -> dict:
+    """An Easter Island or Zoo setup drawn with the seed under the readings, solved in reproducible mode.
+
+    The same as solver.solo.easter_island.batch_solve and solver.solo.zoo.batch_solve, except that the
+    solver gets the batch's work budget and CP-SAT parameters instead of a wall-clock time limit.
+    ``on_answer(instance, difficulty, setup, answer, rules, seed)`` may add fields (the plan pages)."""
+    from solver.engine.readings import make_rules
+    from solver.engine.setup import draw_setup, setup_to_json
+    from solver.games import default_instance, load_instance
+    from solver.solo.relaxation import proof_record
+
+    solver = importlib.import_module("solver.solo." + name.replace("-", "_"))
+    inst = load_instance(instance or default_instance(name))
+    if shuffle_dangers:
+        inst = solver.shuffled_dangers(inst, seed)
+    rules = make_rules(name, [f"{k}={v}" for k, v in (readings or {}).items()])
+    setup = draw_setup(inst, difficulty, seed, rules=rules)
+    if name == "easter-island":
+        prove_networks(inst)
+    budget, params = mode.solver_params()
+    answer = solver.analyse(inst, difficulty, setup, rules, time_limit=SOLO_NETWORK_SECONDS, budget=budget,
+                            params=params)
+    kept = on_answer(inst, difficulty, setup, answer, rules, seed) if on_answer else {}
+    record = {**answer.batch_record(), **proof_record(answer), "round_limit": inst.scenario.rounds,
+              "shares_limit": inst.scenario.max_shares, **kept}
+    if name == "zoo":
+        record["dangers"] = {inst.board.cities[h].name: inst.board.cities[h].danger for h in sorted(inst.board.cities)}
+    else:
+        record["setup"] = setup_to_json(inst, setup)
+    return record
+
+
+def prove_networks(inst) -> None:
+    """Prove, without a clock, the networks solver.solo.easter_island asks for under wall-clock limits.
+
+    analyse() asks models.network.cheapest_network for the cheapest network joining the ruins (a third
+    of its time limit), the fewest tiles joining them (a quarter) and, for the beam's targets, the
+    cheapest network joining the ruins and each town (at most 5 s each). Under load those limits can
+    bite, the networks found differ, and so do the beam's plans: on this machine at a load of 20,
+    easy seed 1 came out "unknown" after 1147 s in a batch and "clearable in 8 rounds" in 7 s of CPU
+    alone. cheapest_network keeps proved networks for the life of the process and returns a proved one
+    whatever limit a later call gives, so proving them here first makes the answer independent of the
+    load. (The lasting fix is work limits inside the solver: solver/solo/easter_island.py, the lead's.)"""
+    from models.network import cheapest_network
+    ruins = sorted(inst.board.cities)
+    cheapest_network(inst, ruins, time_limit=None)
+    cheapest_network(inst, ruins, unit_cost=True, time_limit=None, degree_limited=False)
+    for town in sorted(inst.board.towns):
+        cheapest_network(inst, ruins + [town], time_limit=None)
 
 
 def page_name(scenario: str, difficulty: str, seed: int, reading_set: str) -> str:
@@ -76,8 +200,8 @@ def _solo_page_writer(name: str, page: pathlib.Path):
 
 SCENARIOS = {
     "easter-island": BatchScenario("easter-island", ("easy", "normal", "hard"),
-                                   "solver.solo.easter_island:batch_solve", "clear"),
-    "zoo": BatchScenario("zoo", ("standard",), "solver.solo.zoo:batch_solve", "clear"),
+                                   "solver.batch.scenarios:solo_batch_solve", "clear"),
+    "zoo": BatchScenario("zoo", ("standard",), "solver.batch.scenarios:solo_batch_solve", "clear"),
     "desert": BatchScenario("desert", ("sharp-boundary", "lost-world", "desert-of-death"),
                             "solver.batch.scenarios:desert_batch_solve", "score"),
 }
@@ -89,16 +213,18 @@ def scenario(name: str) -> BatchScenario:
     return SCENARIOS[name]
 
 
-def desert_batch_solve(challenge: str, seed: int, time_limit: float, page: pathlib.Path | None = None,
+def desert_batch_solve(name: str, challenge: str, seed: int, mode: Mode, page: pathlib.Path | None = None,
                        **_ignored) -> dict:
     """A Desert solo game as a batch record: proved when the layout solver finished (optimal or infeasible).
 
-    With ``page``, the game's page (as `desert game --html` writes it) is written there."""
+    The layout model runs in deterministic mode with `mode.cp_units` units (the game's own wall-clock
+    cap is recorded as `wall_capped`). With ``page``, the game's page (as `desert game --html` writes
+    it) is written there."""
     from solver.desert.game import load_setup, run_game
     from solver.desert.market import draw_market
 
     setup = load_setup()
-    game = run_game(challenge, seed, time_limit, setup=setup)
+    game = run_game(challenge, seed, mode.cp_units("score"), setup=setup, deterministic=True)
     record = {k: v for k, v in game.items() if not k.startswith("_")}
     if page is not None:
         from solver.report.desert_page import game_page
