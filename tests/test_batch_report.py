@@ -1,7 +1,6 @@
 """The designer's report reads like a report, and a batch's answers do not depend on the machine's load (issue 32)."""
 from __future__ import annotations
 
-import dataclasses
 import html.parser
 import json
 import re
@@ -249,24 +248,15 @@ def test_a_folder_is_resumed_only_with_the_same_work_settings(run_cli, tmp_path)
     assert r.code == 2 and "a wall-clock limit of 20 s a solve" in r.err and not (old / "results.jsonl").exists()
 
 
-def test_prove_is_recorded_and_reaches_the_solver_once_it_has_the_switch(run_cli, tmp_path, monkeypatch):
+def test_prove_is_recorded_and_reaches_the_solver(run_cli, tmp_path):
     out = tmp_path / "run"
     r = run_cli("batch", "easter-island", "--instance", TINY, "--difficulty", "easy", "--seeds", "2", "--prove",
                 "--workers", "1", "-q", "--out", out)
     assert r.code == 0, r.err
-    from solver.batch.scenarios import Mode, prove_field
+    from solver.batch.scenarios import Mode
     rec = next(iter(load_results(out / "results.jsonl").values()))
     meta = json.loads((out / "run.json").read_text())
     assert rec["mode"]["prove"] and meta["mode"]["prove"] and meta["wall_cap_seconds"] == 14400.0
-    assert rec["mode"]["prove_in_solver"] == (prove_field() is not None)
-    # once SolveParams has a `prove` field, the batch sets it
-    import solver.solo.relaxation as relaxation
-
-    @dataclasses.dataclass(frozen=True)
-    class WithProve(relaxation.SolveParams):
-        prove: bool = False
-
-    monkeypatch.setattr(relaxation, "SolveParams", WithProve)
     budget, params = Mode(prove=True).solver_params()
     assert params.prove is True and budget == 10000
     assert Mode().solver_params()[1].prove is False

@@ -49,7 +49,8 @@ def solve(request: dict) -> tuple[dict, str, dict | None]:
     from solver.engine.readings import make_rules
     from solver.engine.setup import draw_setup, setup_from_mapping
     from solver.report.plan_pages import plan_page
-    from solver.solo.position import position_from, solo_extras, solve_mode
+    from solver.solo.position import cap_record, cap_seconds, position_from, solo_extras, solve_mode
+    from solver import interrupt
 
     inst = load_instance(request["board_path"])
     ruleset = inst.scenario.ruleset
@@ -93,11 +94,14 @@ def solve(request: dict) -> tuple[dict, str, dict | None]:
             seed = 1 if seed in (None, "") else checks.seed(seed)
             cubes = draw_setup(inst, difficulty, seed, rules=rules) if ruleset == "easter-island" \
                 else draw_setup(inst, difficulty, seed)
-    answer = analyse(inst, difficulty, cubes, rules, rounds=rounds, time_limit=time_limit, budget=budget,
-                     params=params, start=start)
+    deterministic = budget is not None
+    with interrupt.wall_clock_cap(cap_seconds(time_limit, deterministic)) as cap:  # as the CLI does
+        answer = analyse(inst, difficulty, cubes, rules, rounds=rounds, time_limit=time_limit, budget=budget,
+                         params=params, start=start)
     data = to_json(difficulty, cubes, answer, rules, seed)
     extra, _ = solo_extras(answer, start)
     data.update(extra)
+    data["time_cap"] = cap_record(cap, deterministic)
     plan = answer.plan.to_json(inst) if answer.plan else None
     return data, plan_page(inst, answer.plan, data), plan
 

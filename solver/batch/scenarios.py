@@ -63,25 +63,14 @@ class Mode:
                "prove": self.prove}
         if kind == "clear":
             out.update(work=self.work, plan_cp_time=self.plan_cp_time, shares_cp_time=self.shares_cp_time)
-            if self.prove:
-                out["prove_in_solver"] = prove_field() is not None
         return out
 
     def solver_params(self):
-        """(beam budget, SolveParams) for solver.solo's analyse; `prove` goes in as a field when it has one."""
+        """(beam budget, SolveParams) for solver.solo's analyse, the deep mode (`prove`) included."""
         from solver.solo.relaxation import SolveParams
         params = SolveParams(workers=self.cp_workers, deterministic_time=self.cp_units("clear"),
-                             plan_time=self.plan_cp_time, shares_time=self.shares_cp_time)
-        if self.prove and prove_field() is not None:
-            params = dataclasses.replace(params, **{prove_field(): True})
+                             plan_time=self.plan_cp_time, shares_time=self.shares_cp_time, prove=self.prove)
         return self.work, params
-
-
-def prove_field() -> str | None:
-    """The name of the solvers' deep-mode switch in SolveParams, or None while it does not exist."""
-    from solver.solo.relaxation import SolveParams
-    names = {f.name for f in dataclasses.fields(SolveParams)}
-    return "prove" if "prove" in names else None
 
 
 @dataclass(frozen=True)

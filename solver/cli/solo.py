@@ -22,11 +22,6 @@ TIME_LIMIT_HELP = ("Seconds. In the default reproducible mode the work budgets (
                    "--wall-clock the whole solve stops at it. The network optimizer gets up to a third of it.")
 
 
-def cap_seconds(time_limit: float, deterministic: bool) -> float:
-    """The wall-clock cap: --time-limit itself with --wall-clock; a safety net far above the budgets otherwise
-    (the slowest Easter Island solves of results/easter-island.csv take about 110 s)."""
-    return max(60.0, 10 * time_limit) if deterministic else time_limit
-
 # Options the solo commands share (easter-island and zoo).
 JSON_OPT = typer.Option(False, "--json", help="Print the report as JSON.")
 VERBOSE_OPT = typer.Option(False, "--verbose", "-v", help="Also say how the answer was found: which searches and models ran, with their budgets (the JSON always has them, under search).")
@@ -42,14 +37,6 @@ PLAN_TIME_OPT = typer.Option(10.0, "--plan-cp-time", help="Work units (CP-SAT's 
 PROVE_OPT = typer.Option(False, "--prove", help="Deep mode: every proof engine (solver/solo/proofs: the counting bound, the CP-SAT relaxation, ...) runs to the end with its own large deterministic budget (--prove-time per engine call) while the best plan misses the lower bound; may take minutes per setup. Reproducible like the default mode. The default answer is the fast one.")
 PROVE_TIME_OPT = typer.Option(600.0, "--prove-time", help="Deep mode (--prove): the deterministic time limit of each proof-engine call (the relaxation: CP-SAT max_deterministic_time per model).")
 SHARES_TIME_OPT = typer.Option(0.0, "--shares-cp-time", help="Work units (CP-SAT's deterministic time) of the CP-SAT plan model once it only looks for fewer shares (the round count is proved, or the squeeze found no shorter plan). 0 (default) skips it, the polish beam and the relaxation's fewest-shares bound: the answer keeps the beam's shares, with the shares already issued as the lower bound. 10 gave fewer shares on 11 of 12 setups (2 fewer at the median, up to 7) for about 7 s more each (results/shares-probe.csv).")
-
-
-def cap_record(cap: dict, deterministic: bool) -> dict:
-    """Whether the --time-limit cap stopped the solve: then the answer is what was found and proved by then."""
-    return {"seconds": cap["seconds"], "hit": cap["hit"],
-            "bounds_the_time": "the wall clock (--wall-clock)" if not deterministic else
-            "the work budgets --work, --cp-time and --plan-cp-time (reproducible)"
-            + ("; the --time-limit cap stopped the solve first" if cap["hit"] else "")}
 
 
 def read_setup(inst, difficulty: str, seed: Optional[int], setup_file: Optional[Path], rules=None):
@@ -137,7 +124,7 @@ def easter_island(
     inst = load_instance(instance or default_instance("easter-island"))
     if inst.scenario.ruleset != "easter-island":
         raise InputError(f"this is a {inst.scenario.ruleset} board, not Easter Island", "--instance")
-    from solver.solo.position import position_from, solo_extras, solve_mode
+    from solver.solo.position import cap_record, cap_seconds, position_from, solo_extras, solve_mode
     budget, params = solve_mode(deterministic, work, cp_time, cp_workers, plan_cp_time, shares_cp_time, prove, prove_time)
     start = None
     if from_file is not None:

@@ -10,7 +10,7 @@ import typer
 from solver.games import default_instance
 from solver.cli.solo import (CP_TIME_OPT, CP_WORKERS_OPT, DETERMINISTIC_OPT, FROM_OPT, HTML_OPT, JSON_OPT, PLAN_OUT_OPT,
                              PROVE_OPT, PROVE_TIME_OPT, QUIET_OPT, READING_HELP, TIME_LIMIT_HELP, VERBOSE_OPT,
-                             WORK_OPT, cap_record, cap_seconds, emit, solo_rules, solo_svg, write_html)
+                             WORK_OPT, emit, solo_rules, solo_svg, write_html)
 from solver import interrupt, progress
 from solver.board.errors import InputError
 from solver.games import load_instance
@@ -116,7 +116,7 @@ def zoo(
     check_output_path(svg, "--svg")
     check_output_path(plan_out, "--plan-out")
     check_output_path(html, "--html")
-    from solver.solo.position import position_from, solo_extras, solve_mode
+    from solver.solo.position import cap_record, cap_seconds, position_from, solo_extras, solve_mode
     inst = _zoo_instance(instance)
     budget, params = solve_mode(deterministic, work, cp_time, cp_workers, prove=prove, prove_time=prove_time)
     start = None

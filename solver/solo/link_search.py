@@ -57,6 +57,7 @@ from dataclasses import dataclass, field
 import networkx as nx
 
 from models.link_packing import PackingBoard, solve_packing
+from solver import interrupt
 from solver.board.hexgrid import Hex
 
 NAME = "link search"
@@ -422,7 +423,7 @@ class _Game:
             return None
         for nxt, m2, cleared, record in self.play_round(pos, money):
             self.nodes += 1
-            if self.nodes > self.work:
+            if self.nodes > self.work or interrupt.past_cap():
                 raise _OutOfWork
             if cleared:
                 return path + [(record, nxt)]
@@ -468,8 +469,8 @@ def prove_by(state, last_round: int, work: int = 200_000, packing_time: float = 
         try:
             found = game.search(pos, money, [])
         except _OutOfWork:
-            return Verdict("open", f"the link search ran out of work ({work} positions) before deciding round "
-                                   f"{last_round}", work)
+            why = "the wall-clock cap stopped it" if interrupt.cap_hit() else f"it ran out of work ({work} positions)"
+            return Verdict("open", f"the link search did not decide round {last_round}: {why}", work)
         nodes += game.nodes
         if found is None:
             return Verdict("no clear", f"no abstract play clears by round {last_round} (link search, {nodes} "

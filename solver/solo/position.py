@@ -81,3 +81,17 @@ def solve_mode(deterministic: bool, work: int, cp_time: float, cp_workers: int, 
     return (work if deterministic else None), SolveParams(workers=cp_workers, deterministic_time=cp_time,
                                                           plan_time=plan_time, shares_time=shares_time,
                                                           prove=prove, prove_time=prove_time)
+
+
+def cap_seconds(time_limit: float, deterministic: bool) -> float:
+    """The wall-clock cap: --time-limit itself with --wall-clock; a safety net far above the budgets otherwise
+    (the slowest Easter Island solves of results/easter-island.csv take about 110 s)."""
+    return max(60.0, 10 * time_limit) if deterministic else time_limit
+
+
+def cap_record(cap: dict, deterministic: bool) -> dict:
+    """Whether the --time-limit cap stopped the solve: then the answer is what was found and proved by then."""
+    return {"seconds": cap["seconds"], "hit": cap["hit"],
+            "bounds_the_time": "the wall clock (--wall-clock)" if not deterministic else
+            "the work budgets --work, --cp-time and --plan-cp-time (reproducible)"
+            + ("; the --time-limit cap stopped the solve first" if cap["hit"] else "")}
