@@ -41,3 +41,10 @@ def ship(origin: str, colour: str, route: str, discount: str | None = None) -> S
 def to_ship(state: GameState) -> GameState:
     state.apply(EndBuild())
     return state
+
+
+def says(text: str, fragment: str) -> bool:
+    """Whether an error message says `fragment`, in the one readable style (values in double quotes,
+    solver.report.words.readable): single and double quotes are treated alike."""
+    from solver.report.words import readable
+    return readable(fragment).replace("'", '"') in text.replace("'", '"')

@@ -1,6 +1,8 @@
 """`aos-solve desert advise`: the online greedy policy's choice for the round a player sees, scored by the referee."""
 from __future__ import annotations
 
+from tests.helpers import says
+
 import json
 import tomllib
 
@@ -60,4 +62,4 @@ def test_advice_cli_writes_a_record_that_desert_score_accepts(tmp_path, capsys):
 def test_bad_advice_input_is_one_message_and_exit_2(args, message, capsys):
     assert run(["desert", "advise", *args]) == 2
     err = capsys.readouterr().err
-    assert message in err and "Traceback" not in err
+    assert says(err, message) and "Traceback" not in err

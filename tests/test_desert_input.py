@@ -1,4 +1,5 @@
 """Broken input: exit code 2 and one clear message naming the file and the key or line."""
+from tests.helpers import says
 import pathlib
 
 import pytest
@@ -21,7 +22,7 @@ def fails_cleanly(res, *needles):
     msg = res.err.strip()
     assert msg.startswith("aos-solve: error:") and msg.count("\n") == 0, msg
     for n in needles:
-        assert n in msg, (n, msg)
+        assert says(msg, n), (n, msg)
     return msg
 
 

@@ -7,6 +7,8 @@ single `aos-solve: error:` line naming the file and exits with code 2.
 """
 from __future__ import annotations
 
+from tests.helpers import says
+
 import contextlib
 import io
 import json
@@ -60,7 +62,7 @@ def broken(tmp_path, run_cli):
         assert err.endswith("\n") and err.count("\n") == 1, f"not one paragraph: {err!r}"
         assert "Traceback" not in err
         for fragment in expected:
-            assert fragment in err, f"{fragment!r} not in {err!r}"
+            assert says(err, fragment), f"{fragment!r} not in {err!r}"
         for needle in lines:
             assert f"line {line_of(text, needle)}" in err, f"line of {needle!r} not in {err!r}"
         return err
@@ -79,7 +81,7 @@ def test_unknown_terrain_letter(broken):
     err = broken(EI, "\nx x x x . ^ ^ . x x x x x x\n", "\nx x x x . ^ Q . x x x x x x\n",
                  "unknown terrain letter 'Q'", "row 1, column 7", "key 'grid.picture'",
                  lines=("x x x x . ^ Q",))
-    assert "'^' mountain" in err  # it says what the legend knows
+    assert says(err, "'^' mountain")  # it says what the legend knows
 
 
 def test_unknown_terrain_in_the_legend(broken):
@@ -299,7 +301,7 @@ def test_empty_file(run_cli, tmp_path):
     path = tmp_path / "empty.toml"
     path.write_text("")
     r = run_cli("map", "validate", path)
-    assert r.code == 2 and r.err == f"aos-solve: error: {path}, key 'meta': expected a table [meta]\n"
+    assert r.code == 2 and r.err == f'aos-solve: error: {path}, key "meta": expected a table [meta]\n'
 
 
 def test_not_utf8(run_cli, tmp_path):
@@ -319,7 +321,7 @@ def test_error_from_the_installed_command_has_no_traceback(tmp_path):
                           capture_output=True, text=True, cwd=ROOT, timeout=60)
     assert done.returncode == 2
     assert done.stdout == ""
-    assert done.stderr.startswith(f"aos-solve: error: {path}, key 'cities[0].danger' (line ")
+    assert done.stderr.startswith(f'aos-solve: error: {path}, key "cities[0].danger" (line ')
     assert "Traceback" not in done.stderr and done.stderr.count("\n") == 1
 
 

@@ -31,6 +31,10 @@ EXAMPLES: dict[str, str] = {
     "desert solve": "aos-solve desert solve --challenge sharp-boundary --tiles instances/desert/tiles/small.toml "
                     "--time-limit 2",
     "desert game": "aos-solve desert game --challenge sharp-boundary --seed 1 --time-limit 2 --online greedy",
+    "desert ceiling": "aos-solve desert ceiling tests/data/desert-lost-world-4-rounds.toml",
+    "desert advise": "aos-solve desert advise --columns C21,D06 --columns C19,D23,D22 --columns C04,C19,C01,D01 "
+                     "--tokens camel --challenge lost-world",
+    "serve": "aos-solve serve --open",
     "batch": "aos-solve batch easter-island --instance instances/tiny/tiny-island.toml --difficulty easy "
              "--seeds 1-3 --out demo-batch",
     "report": "aos-solve report demo-batch",
@@ -40,7 +44,8 @@ EXAMPLES: dict[str, str] = {
 }
 
 # What an example needs first, said under it.
-EXAMPLE_NOTES: dict[str, str] = {"report": "(demo-batch: the folder the example of `aos-solve batch --help` writes)"}
+EXAMPLE_NOTES: dict[str, str] = {"report": "(demo-batch: the folder the example of `aos-solve batch --help` writes)",
+                                 "serve": "(it runs until Ctrl-C)"}
 
 # Placeholders by option name; others by type (`placeholder`).
 PLACEHOLDERS: dict[str, str] = {

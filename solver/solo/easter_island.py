@@ -457,7 +457,7 @@ def analyse(instance: Instance, difficulty: str, setup: Setup, rules: Rules = Ru
         if check.error is None and check.state.cleared_round is not None:
             key = (check.state.cleared_round, check.state.shares, -check.state.cash)
             if best_key is None or key[:2] <= best_key[:2]:  # it may win: compare it without idle track
-                pruned = prune_idle_track(instance, plan, check)
+                pruned = prune_idle_track(instance, plan, check, fixed=len(start.rounds) if start else 0)
                 plan, check = pruned.plan, pruned.check
                 key = (check.state.cleared_round, check.state.shares, -check.state.cash)
             if best_key is None or key < best_key:

@@ -51,8 +51,9 @@ def _no_worse(check: Replay, target: Replay) -> bool:
     return check.error is None and check.state.cleared_round is not None and _key(check) <= _key(target)
 
 
-def prune_idle_track(instance: Instance, plan: Plan, check: Replay | None = None) -> Pruned:
+def prune_idle_track(instance: Instance, plan: Plan, check: Replay | None = None, fixed: int = 0) -> Pruned:
     """The plan without build steps (or path tails) that nothing uses; `check`: the plan's replay, if known.
+    `fixed`: the first rounds are the game as played (a `--from` prefix): they are never changed.
 
     A plan the referee refuses, or one that does not clear, is returned as it is."""
     check = check or replay(instance, plan)
@@ -62,7 +63,7 @@ def prune_idle_track(instance: Instance, plan: Plan, check: Replay | None = None
     changed = True
     while changed:
         changed = False
-        for r in range(len(plan.rounds) - 1, -1, -1):
+        for r in range(len(plan.rounds) - 1, fixed - 1, -1):
             i = len(plan.rounds[r].build) - 1
             while i >= 0:
                 entry = plan.rounds[r].build[i]
@@ -83,7 +84,7 @@ def prune_idle_track(instance: Instance, plan: Plan, check: Replay | None = None
                         break
                 i -= 1
     # Shares the plan no longer needs (the track it paid for is gone): one fewer at a time, latest first.
-    for r in range(len(plan.rounds) - 1, -1, -1):
+    for r in range(len(plan.rounds) - 1, fixed - 1, -1):
         while plan.rounds[r].shares > 0:
             rounds = list(plan.rounds)
             rounds[r] = dataclasses.replace(plan.rounds[r], shares=plan.rounds[r].shares - 1)

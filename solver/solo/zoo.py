@@ -395,6 +395,7 @@ def analyse(instance: Instance, difficulty: str, setup: Setup, rules: Rules = Ru
     Deterministic mode (`budget`): the beam stops after `budget` round plans, CP-SAT runs with `params`.
     `start`: a position reached by a plan prefix (state at the start of a round, and its rounds).
     """
+    played = len(start.rounds) if start is not None else 0  # rounds of a --from prefix: never pruned
     t0 = time.monotonic()
     deadline = t0 + time_limit
     params = params or SolveParams()
@@ -469,7 +470,7 @@ def analyse(instance: Instance, difficulty: str, setup: Setup, rules: Rules = Ru
                 answer.search["networks"].append({"network": name, "beam": width,
                                                   "rounds": len(found.rounds) if found else None})
                 if found is not None:
-                    key = _accept(instance, difficulty, setup, rules, found, answer, best["key"])
+                    key = _accept(instance, difficulty, setup, rules, found, answer, best["key"], played)
                     if key is not None:
                         best["key"], best["target"] = key, (name, links)
             answer.search["beam_widths"].append(width)
@@ -502,7 +503,7 @@ def analyse(instance: Instance, difficulty: str, setup: Setup, rules: Rules = Ru
             found = planner.run(answer.upper_bound, start)
             answer.search["round_plans_tried"] += planner.explored
             if found is not None:
-                key = _accept(instance, difficulty, setup, rules, found, answer, best["key"])
+                key = _accept(instance, difficulty, setup, rules, found, answer, best["key"], played)
                 if key is not None:
                     best["key"] = key
             answer.search.setdefault("polish_widths", []).append(width)
@@ -537,8 +538,9 @@ def analyse(instance: Instance, difficulty: str, setup: Setup, rules: Rules = Ru
     return answer
 
 
-def _accept(instance, difficulty, setup, rules, found: Node, answer: Answer, best_key):
-    """Replay the plan through the referee; keep it if it beats the best (rounds, shares, -cash)."""
+def _accept(instance, difficulty, setup, rules, found: Node, answer: Answer, best_key, fixed: int = 0):
+    """Replay the plan through the referee; keep it if it beats the best (rounds, shares, -cash).
+    `fixed`: rounds of a played prefix, never pruned."""
     plan = Plan(instance.board.name, difficulty, rules, setup, found.rounds, round_limit=answer.round_limit)
     check = replay(instance, plan)
     if check.error is not None or check.state.cleared_round is None:
@@ -547,7 +549,7 @@ def _accept(instance, difficulty, setup, rules, found: Node, answer: Answer, bes
     key = (check.state.cleared_round, check.state.shares, -check.state.cash)
     if best_key is not None and key[:2] > best_key[:2]:
         return None
-    pruned = prune_idle_track(instance, plan, check)  # compared, and kept, without idle track
+    pruned = prune_idle_track(instance, plan, check, fixed)  # compared, and kept, without idle track
     plan, check = pruned.plan, pruned.check
     key = (check.state.cleared_round, check.state.shares, -check.state.cash)
     if best_key is not None and key >= best_key:
