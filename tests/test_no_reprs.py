@@ -11,18 +11,7 @@ import pytest
 from tests.conftest import ROOT
 from tests.reprs import SAMPLE_RUNS, markdown_text, reprs, visible_text
 
-DESERT = pytest.mark.xfail(strict=False, reason="desert output fixed on the desert branch")
-BATCH_REPORT = pytest.mark.xfail(strict=False, reason="batch reports (report.md/html) fixed on the report branch "
-                                                      "(issue 32)")
-OLD_BATCH_PAGES = pytest.mark.xfail(strict=False, reason="plan pages written by an earlier batch run; they read "
-                                                         "right once the batch in results/README.md is run again")
-
-
-def _run_case(name: str):
-    return pytest.param(name, marks=DESERT) if name.startswith("desert") else name
-
-
-@pytest.mark.parametrize("name", [_run_case(n) for n in SAMPLE_RUNS])
+@pytest.mark.parametrize("name", list(SAMPLE_RUNS))
 def test_text_output_has_no_reprs(run_cli, monkeypatch, name):
     monkeypatch.chdir(ROOT)
     r = run_cli(*SAMPLE_RUNS[name])
@@ -32,7 +21,6 @@ def test_text_output_has_no_reprs(run_cli, monkeypatch, name):
     assert not found, "\n".join(found)
 
 
-@BATCH_REPORT
 def test_batch_and_report_text_have_no_reprs(run_cli, monkeypatch, tmp_path):
     monkeypatch.chdir(ROOT)
     out = tmp_path / "batch"
@@ -48,21 +36,9 @@ def test_batch_and_report_text_have_no_reprs(run_cli, monkeypatch, tmp_path):
     assert not found, "\n".join(found[:20])
 
 
-def _result_files() -> list:
-    out = []
-    for path in sorted((ROOT / "results").rglob("*")):
-        if path.suffix not in (".md", ".html") or path.name == "README.md":
-            continue
-        rel = path.relative_to(ROOT).as_posix()
-        marks = []
-        if "desert" in path.name or path.parent.name.startswith("batch-desert"):
-            marks = [DESERT]
-        elif path.name.startswith("report."):
-            marks = [BATCH_REPORT]
-        elif "/batch-" in f"/{rel}" and path.parent.name == "plans":
-            marks = [OLD_BATCH_PAGES]
-        out.append(pytest.param(rel, marks=marks))
-    return out
+def _result_files() -> list[str]:
+    return [path.relative_to(ROOT).as_posix() for path in sorted((ROOT / "results").rglob("*"))
+            if path.suffix in (".md", ".html") and path.name != "README.md"]
 
 
 @pytest.mark.parametrize("rel", _result_files())
