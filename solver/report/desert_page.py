@@ -94,7 +94,7 @@ def desert_page(setup, layout, challenge, data: dict, market=None, drawn: str = 
         out.append("<h2>Readings of the rule sheet</h2>" + kv_table(
             (a["key"], f"{a['value']}: {a['reason']}") for a in readings))
     out.append("<h2>Assumptions this game used</h2><ul>" + "".join(
-        f"<li><b>{escape(str(a['key']))}</b> = {escape(str(a['value']))}: {escape(str(a['reason']))}</li>"
+        f"<li><b>{escape(str(a['key']).replace('_', ' '))}</b>: {escape(str(a['value']))}. {escape(str(a['reason']))}</li>"
         for a in assumed) + "</ul>")
     if layout is None:
         out.append("<p>No layout to show: the answer above says why.</p></body></html>\n")
