@@ -22,7 +22,8 @@ stop it reaches). Set x[e, u, v] = 1 for each step of pair e's chain. Then
    Without complex tiles (reading complex-tiles) a hex holds one track, and point 3 says so.
    Town-tile fees are left out (they are >= 0).
 So the real track is a solution of the model and its real count or cost is >= the model's objective;
-6. with `connect`: the real network joins those stops; see build_packing.
+6. with `connect`: the real network joins those stops; see build_packing;
+7. with `tile_exists`: two tracks on one hex form a tile of the tile set; see _tile_shapes.
 the model's proven optimum (OPTIMAL) or its proven objective bound is a lower bound. Detached cycles
 of flow only add cost and are not excluded: still a relaxation.
 """
@@ -66,18 +67,26 @@ class PackingBoard:
 
 
 def build_packing(board: PackingBoard, links: list[tuple[Hex, Hex]], objective: str,
-                  connect: tuple = ()) -> tuple[cp_model.CpModel, dict]:
+                  connect: tuple = (), tile_exists=None, budgets: tuple = (), once: bool = False,
+                  optional: frozenset = frozenset(), join: tuple = ()) -> tuple[cp_model.CpModel, dict]:
     """One model: every pair in `links` joined by its own chain of track; objective 'tiles' or 'cost'.
 
     `connect`: stops the whole track must also join into one network (Easter Island's clear). Point 6:
     the real network's other complete links are chains too (`extra`: steps of track that enter and
     leave every hex, sharing the hexside and two-tracks limits with the chains); a flow from the first
     stop reaches every other stop only across hexsides that carry track (with two tracks in a hex it
-    may pass from one track to the other: permissive)."""
+    may pass from one track to the other: permissive).
+
+    `tile_exists(hex, sides, sides)`: two chains share a hex only where the caller's tile set (the
+    engine's, solver/engine/track_tiles.py) has such a complex tile (point 7; still a relaxation).
+    Plan side only (RESTRICTIONS, never used for a bound): `once`, each chain passes a hex at most once;
+    `budgets`, (link indices, n): the chains of those links together use at most n new hexes;
+    `optional` (link indices): those links may be left out; `join`: the links built join these stops."""
     m = cp_model.CpModel()
     x: dict = {}
     visits: dict = {h: [] for h in board.cost}
     side_use: dict = {}
+    use: dict = {}
     for i, (a, b) in enumerate(links):
         arcs = board.arcs_of(a, b)
         for u, v in arcs:
@@ -88,9 +97,11 @@ def build_packing(board: PackingBoard, links: list[tuple[Hex, Hex]], objective: 
         for (j, u, v), var in ((k, var) for k, var in x.items() if k[0] == i):
             out_of.setdefault(u, []).append(var)
             into.setdefault(v, []).append(var)
-        # point 1: the chain leaves a once and enters b once
-        m.Add(sum(out_of.get(a, [])) == 1)
-        m.Add(sum(into.get(b, [])) == 1)
+        # point 1: the chain leaves a once and enters b once (plan side: an optional link maybe not at all)
+        need = m.NewBoolVar(f"use_{i}") if i in optional else 1
+        use[i] = need
+        m.Add(sum(out_of.get(a, [])) == need)
+        m.Add(sum(into.get(b, [])) == need)
         m.Add(sum(into.get(a, [])) == 0)
         m.Add(sum(out_of.get(b, [])) == 0)
         for h in board.cost:
@@ -98,6 +109,31 @@ def build_packing(board: PackingBoard, links: list[tuple[Hex, Hex]], objective: 
             m.Add(sum(into.get(h, [])) == sum(out_of.get(h, [])))
             if into.get(h):
                 visits[h].extend(into[h])
+    if join:
+        # plan side: the links built join the stops (a flow from the first over the links' stop graph)
+        cap = len(join) - 1
+        flow = {}
+        for i, (a, b) in enumerate(links):
+            for u, v in ((a, b), (b, a)):
+                flow[i, u, v] = m.NewIntVar(0, cap, f"join_{i}_{u}_{v}")
+                m.Add(flow[i, u, v] <= cap * use[i])
+        for node in {h for pair in links for h in pair} | set(join):
+            net = (sum(f for (i, u, v), f in flow.items() if v == node)
+                   - sum(f for (i, u, v), f in flow.items() if u == node))
+            m.Add(net == (-cap if node == join[0] else 1 if node in join else 0))
+    for group, most in budgets:
+        # plan side: the links due by a round fit in the tiles laid up to it
+        hexes = {}
+        for (i, u, v), var in x.items():
+            if i in group and v in board.cost and v not in board.old:
+                hexes.setdefault(v, []).append(var)
+        used = []
+        for h, vs in hexes.items():
+            u = m.NewBoolVar(f"budget_{len(budgets)}_{h}")
+            for v in vs:
+                m.AddImplication(v, u)
+            used.append(u)
+        m.Add(sum(used) <= most)
     extra: dict = {}
     if connect:
         # point 6: the rest of the network, as directed steps of track that enter and leave each hex
@@ -119,6 +155,10 @@ def build_packing(board: PackingBoard, links: list[tuple[Hex, Hex]], objective: 
             outs = [v for (a, b), v in extra.items() if a == h]
             m.Add(sum(ins) == sum(outs))
             visits[h].extend(ins)
+    if tile_exists is not None:
+        steps = dict(x)
+        steps.update({("rest", u, v): var for (u, v), var in extra.items()})
+        _tile_shapes(m, board, steps, tile_exists, once)
     for side, uses in side_use.items():
         if any(h in board.old for h in side):
             continue
@@ -145,6 +185,62 @@ def build_packing(board: PackingBoard, links: list[tuple[Hex, Hex]], objective: 
     return m, x
 
 
+def _tile_shapes(m, board: PackingBoard, steps: dict, tile_exists, once: bool) -> None:
+    """Point 7: two tracks share a hex only as a tile of the tile set.
+
+    For the bound (once=False): if two different chains i and j pass a hex, the hex holds at most two
+    tracks (point 3), so each passes it exactly once and its way in and way out are its track there;
+    the two are the tile's two tracks, so the pair must exist. T[i, h, sides] is forced to 1 only by
+    chain i's way in and way out, and the constraint binds only across two different chains, so the
+    real track satisfies it (a chain that passes a hex twice is left free: permissive). The rest of the
+    network (`connect`, chain "rest") counts as one more chain: where a chain passes a hex, the rest has
+    at most one track there, entered on one side and left on the other.
+    For the plan side (once=True, a restriction) each chain also passes a hex at most once."""
+    mine: dict = {}    # (chain, hex) -> {sides: T}
+    by_chain: dict = {}
+    for (i, u, v), var in steps.items():
+        by_chain.setdefault(i, []).append((u, v, var))
+    for i, arcs in by_chain.items():
+        into: dict = {}
+        out_of: dict = {}
+        for u, v, var in arcs:
+            into.setdefault(v, []).append((u, var))
+            out_of.setdefault(u, []).append((v, var))
+        for h in board.cost:
+            if h in board.old or not into.get(h):
+                continue
+            if once and i != "rest":
+                m.Add(sum(var for _, var in into[h]) <= 1)
+            for a, va in into[h]:
+                for b, vb in out_of.get(h, []):
+                    if a == b:
+                        continue
+                    key = frozenset((a, b))
+                    t = mine.setdefault((i, h), {}).get(key)
+                    if t is None:
+                        t = mine[i, h][key] = m.NewBoolVar(f"track_{i}_{h}_{a}_{b}")
+                    m.Add(t >= va + vb - 1)
+    on_hex: dict = {}
+    for (i, h), tracks in mine.items():
+        on_hex.setdefault(h, []).append((i, tracks))
+    for h, chains in on_hex.items():
+        if len(chains) < 2:
+            continue
+        total: dict = {}
+        for i, tracks in chains:
+            for key, t in tracks.items():
+                total.setdefault(key, []).append(t)
+        for i, tracks in chains:
+            for s1, t in tracks.items():
+                for s2, others in total.items():
+                    if set(s1) & set(s2) or tile_exists(h, tuple(s1), tuple(s2)):
+                        continue
+                    rest = [o for o in others if o is not tracks.get(s2)]
+                    if rest:
+                        # point 7: chain i's track s1 and another chain's track s2 make no tile
+                        m.Add(t + sum(rest) <= 1)
+
+
 def _connected(m, board: PackingBoard, stops: tuple, x: dict, extra: dict) -> None:
     """Point 6: a flow from stops[0] with one unit for every other stop, only over hexsides with track."""
     cap = len(stops) - 1
@@ -167,13 +263,13 @@ def _connected(m, board: PackingBoard, stops: tuple, x: dict, extra: dict) -> No
 
 
 def solve_packing(board: PackingBoard, links: list[tuple[Hex, Hex]], objective: str,
-                  deterministic_time: float = 5.0, connect: tuple = ()) -> tuple[str, int | None]:
+                  deterministic_time: float = 5.0, connect: tuple = (), tile_exists=None) -> tuple[str, int | None]:
     """(status, proven lower bound): 'optimal' with the optimum, 'bound' with CP-SAT's proven objective
     bound (rounded up: the objective is an integer), 'infeasible' (no track can join them all), or
     'unknown' with None."""
     if not links and not connect:
         return "optimal", 0
-    m, _ = build_packing(board, links, objective, connect)
+    m, _ = build_packing(board, links, objective, connect, tile_exists=tile_exists if board.two_tracks else None)
     solver = cp_model.CpSolver()
     solver.parameters.num_workers = 1
     solver.parameters.max_deterministic_time = deterministic_time
@@ -189,7 +285,8 @@ def solve_packing(board: PackingBoard, links: list[tuple[Hex, Hex]], objective: 
     return "unknown", None
 
 
-def pack_paths(board: PackingBoard, links: list[tuple[Hex, Hex]], deterministic_time: float = 10.0
+def pack_paths(board: PackingBoard, links: list[tuple[Hex, Hex]], deterministic_time: float = 10.0,
+               tile_exists=None, budgets: tuple = (), optional: frozenset = frozenset(), join: tuple = ()
                ) -> dict[tuple[Hex, Hex], list[Hex]] | None:
     """Cheapest track found for the links, one chain each (stop, hexes..., stop), or None.
 
@@ -197,7 +294,8 @@ def pack_paths(board: PackingBoard, links: list[tuple[Hex, Hex]], deterministic_
     any detached cycle of the flow left out."""
     if not links:
         return {}
-    m, x = build_packing(board, links, "cost")
+    m, x = build_packing(board, links, "cost", tile_exists=tile_exists, budgets=budgets, once=True,
+                         optional=optional, join=join)
     solver = cp_model.CpSolver()
     solver.parameters.num_workers = 1
     solver.parameters.max_deterministic_time = deterministic_time
@@ -207,6 +305,8 @@ def pack_paths(board: PackingBoard, links: list[tuple[Hex, Hex]], deterministic_
     out = {}
     for i, (a, b) in enumerate(links):
         step = {u: v for (j, u, v), var in x.items() if j == i and solver.Value(var)}
+        if i in optional and a not in step:
+            continue   # an optional link left out
         chain, seen = [a], {a}
         while chain[-1] != b:
             nxt = step.get(chain[-1])

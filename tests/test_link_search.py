@@ -4,6 +4,8 @@ The truth on each tiny board comes from solver/solo/exhaustive.py (the engine al
 Boards where the truth lies above the counting bound because of
 - hexsides: instances/tiny/tiny-crossing.toml under complex-tiles=refused (two links must cross on one
   hex, so one track a hex cannot carry them);
+- the tile set: instances/tiny/tiny-crossing-curve.toml (the crossing it needs is a curve across a
+  straight, no tile of the assumed set);
 - money: instances/tiny/tiny-island-cash.toml (the only link costs more than can ever be paid);
 - the locomotive and the action blockers: instances/tiny/tiny-island-locomotive.toml;
 and random tiny boards (the soundness fuzzer's generator) on which every "no clear" claim is checked.
@@ -46,6 +48,28 @@ def test_two_tracks_never_share_a_hexside_so_one_track_a_hex_cannot_cross():
     allowed = GameState.new(inst, setup, Rules())
     assert truth(allowed, 1) == 1
     assert prove_by(allowed, 1).status != "no clear"
+
+
+def test_a_crossing_is_two_straights_so_a_curve_across_a_straight_is_no_tile():
+    # tiny-crossing-curve: Yellow 1 joins only by a gentle curve across the straight the cubes need
+    inst = instance("tiny/tiny-crossing-curve.toml")
+    setup = {H("A2"): ["red", "red"]}
+    state = GameState.new(inst, setup, Rules())
+    assert truth(state, 1) is None
+    assert rounds_lower_bound(inst, setup, 4)[0] == 1
+    assert prove_by(state, 1).status == "no clear"
+
+
+def test_a_clear_that_needs_a_crossing_decodes_into_a_plan_with_the_complex_tile():
+    inst = instance("tiny/tiny-crossing.toml")
+    setup = {H("A2"): ["red", "red"]}
+    state = GameState.new(inst, setup, Rules())
+    verdict = prove_by(state, 1)
+    assert verdict.status == "may clear"
+    plan, why = decode(state, inst, "easy", setup, verdict.pattern, LinkBounds(state))
+    assert plan is not None, why
+    assert replay(inst, plan).state.cleared_round == 1
+    assert any(" + " in step for step in plan.rounds[0].build)  # both tracks of B2 in one placement
 
 
 def test_cash_no_play_can_raise_keeps_the_only_link_unbuilt():

@@ -2,18 +2,23 @@
 
 An abstract clear (solver/solo/link_search.py) says, round by round, the action, the shares, the
 shipments and their routes, and which pairs of stops must be joined by then. This module proposes
-real track for it: one chain of hexes per pair from the packing model (models/link_packing.pack_paths,
-one track a hex, so no complex tile is needed), tiles laid as late as each round's tile limit allows
-(a pair's chain is finished by the round its first shipment needs it), and the fewest shares that
-keep each round legal, more only to avoid a shortfall. Nothing here decides legality: every round is
+real track for it: first one chain of hexes per pair of the final network from the packing model
+(models/link_packing.pack_paths, one track a hex, so no complex tile is needed), tiles laid as late as
+each round's tile limit allows (a pair's chain is finished by the round its first shipment needs it);
+else (`_decode_hexes`) the shipments' links as chains that may share a hex as a complex tile of the
+tile set, with each round's links within the tiles laid by then and short extra links of the model's
+choice joining every ruin, laid hex by hex (`_schedule`); then the fewest shares that keep each round
+legal, more only to avoid a shortfall. Nothing here decides legality: every round is
 replayed by the referee (solver.engine.plan.replay), and a plan is returned only if the referee
 says it clears.
 """
 from __future__ import annotations
 
 from solver.engine.plan import Plan, RoundPlan, replay
-from solver.solo.link_search import LinkBounds, Pos
+from solver.solo.link_search import LinkBounds, Pos, tile_exists
 from models.link_packing import PackingBoard, pack_paths
+
+OPTIONAL_HEXES = 4  # the decoder's extra links for the clear: pairs whose cheapest link alone needs at most this many
 
 
 def decode(state0, instance, difficulty: str, setup, pattern: list, bounds: LinkBounds,
@@ -28,7 +33,7 @@ def decode(state0, instance, difficulty: str, setup, pattern: list, bounds: Link
                              bounds.board.passable, two_tracks=False)
     chains = pack_paths(one_track, pairs, deterministic_time)
     if chains is None:
-        return None, "no track with one track a hex joins the pairs of the final network"
+        return _decode_hexes(state0, instance, difficulty, setup, pattern, bounds, deterministic_time)
     s = state0.scenario
     rounds = len(pattern)
     due = {}
@@ -113,3 +118,128 @@ def _with_shares(instance, difficulty, setup, state0, plan_rounds: list[RoundPla
 def _plan(instance, difficulty, setup, state0, rounds) -> Plan:
     return Plan(instance.board.name, difficulty, state0.rules, setup, [RoundPlan(**vars(r)) for r in rounds],
                 state0.round_limit)
+
+
+def _decode_hexes(state0, instance, difficulty, setup, pattern: list, bounds: LinkBounds,
+                  deterministic_time: float) -> tuple[Plan | None, str]:
+    """The general decoder, when the one above finds no track: the shipments' links as chains that may
+    share a hex as a complex tile of the tile set (with complex tiles on), each round's links within
+    the tiles laid by then, and any further links (short ones, chosen by the model) that join every
+    ruin for the clear; laid hex by hex in move notation ("tile E4 D3 G4 + C4 F5")."""
+    board = state0.board
+    required = sorted({tuple(sorted(p)) for record, _ in pattern for p in record[-1]})
+    due = _due(pattern, required)
+    ruins = sorted(board.cities)
+    per_hex = 1 if bounds.board.two_tracks else 2   # LinkBounds.single counts half hexes doubled
+    spare = sorted(p for p in (tuple(sorted(q)) for q in bounds.single)
+                   if p not in due and bounds.single[frozenset(p)][0] <= per_hex * OPTIONAL_HEXES)
+    pairs = required + spare
+    for p in spare:
+        due[p] = len(pattern)
+    limits = [state0.scenario.engineer_tile_limit if rec[0] == "engineer" else state0.scenario.tile_limit
+              for rec, _ in pattern]
+    budgets = tuple(([i for i, p in enumerate(pairs) if due[p] <= r], sum(limits[:r]))
+                    for r in range(1, len(pattern) + 1))
+    chains = pack_paths(bounds.board, pairs, deterministic_time,
+                        tile_exists=tile_exists if bounds.board.two_tracks else None, budgets=budgets,
+                        optional=frozenset(range(len(required), len(pairs))), join=tuple(ruins))
+    if chains is None:
+        return None, ("no track found for the abstract clear: its links with tiles of the tile set, each "
+                      "round's links within the tiles laid by then, a network joining every ruin")
+    builds, why = _schedule(state0, pattern, chains, due, limits)
+    if builds is None:
+        return None, why
+    return _with_shares(instance, difficulty, setup, state0, _rounds(state0, pattern, builds))
+
+
+def _due(pattern: list, pairs: list) -> dict:
+    """The round by which each pair must be joined: its first shipment's, else the clearing round."""
+    due: dict = {}
+    for r, (record, _) in enumerate(pattern, start=1):
+        for p in record[-1]:
+            due.setdefault(tuple(sorted(p)), r)
+    for p in pairs:
+        due.setdefault(p, len(pattern))
+    return due
+
+
+def _schedule(state0, pattern: list, chains: dict, due: dict, limits: list) -> tuple[list | None, str]:
+    """Each round's tile placements: as few and as late as the tile limits allow, every track joined to a
+    stop or to track laid before it (the rule a placement must meet), a shared hex's two tracks at once."""
+    board = state0.board
+    tracks: dict = {}      # hex -> its tracks (side, side), in chain order
+    order: dict = {}       # hex -> position in the laying preference (chain, index)
+    direct = []            # pairs joined by a town tile's own track alone
+    for n, p in enumerate(sorted(chains)):
+        c = chains[p]
+        if len(c) == 2:
+            direct.append(p)
+        for i in range(1, len(c) - 1):
+            tracks.setdefault(c[i], []).append((c[i - 1], c[i + 1]))
+            order.setdefault(c[i], (n, i))
+    deadline = {h: len(pattern) for h in tracks}
+    for p, c in chains.items():
+        for h in c[1:-1]:
+            deadline[h] = min(deadline[h], due[p])
+    # a hex due by round d needs, on each of its chains, the hexes toward the nearer end laid by d too
+    changed = True
+    while changed:
+        changed = False
+        for p, c in chains.items():
+            inner = c[1:-1]
+            for i, h in enumerate(inner):
+                side = inner[:i] if i <= len(inner) - 1 - i else inner[i + 1:]
+                for g in side:
+                    if deadline[g] > deadline[h]:
+                        deadline[g] = deadline[h]
+                        changed = True
+    cities = [{town for town, _ in pos.cities} for _, pos in pattern]
+    laid: set = set()
+    builds = []
+    for r in range(1, len(pattern) + 1):
+        cap = limits[r - 1]
+        later = 0
+        need = 0
+        for q in range(len(pattern), r - 1, -1):   # tiles this round so that later rounds can keep up
+            left = sum(1 for h in tracks if h not in laid and deadline[h] <= q)
+            later = sum(limits[r:q])
+            need = max(need, left - later)
+        steps = [f"town {a if a in board.towns else b} {b if a in board.towns else a}"
+                 for a, b in direct if due[(a, b)] == r]
+        used = len(steps)
+        touched: set = set()
+        while True:
+            if used >= need and not any(h not in laid and deadline[h] <= r for h in tracks):
+                break
+            ready = sorted((h for h in tracks if h not in laid and all(
+                any(board.is_stop(s) or (s in laid and any(h in t for t in tracks[s])) for s in t)
+                for t in tracks[h])), key=lambda h: (deadline[h], order[h]))
+            if not ready:
+                return None, f"round {r}: no remaining tile can be joined to a stop or to laid track"
+            h = ready[0]
+            towns = {s for t in tracks[h] for s in t if s in board.towns and s not in cities[r - 1]} - touched
+            if used + 1 + len(towns) > cap:
+                return None, f"round {r}: the tile limit ({cap}) cannot lay the track due by then"
+            used += 1 + len(towns)
+            touched |= towns
+            laid.add(h)
+            (a, b), *more = tracks[h]
+            steps.append(f"tile {h} {a} {b}" + (f" + {more[0][0]} {more[0][1]}" if more else ""))
+        builds.append(steps)
+    return builds, ""
+
+
+def _rounds(state0, pattern: list, builds: list) -> list[RoundPlan]:
+    """The abstract clear's actions and shipments with the scheduled tiles, new cities first."""
+    new_cities = {}
+    for r, (record, pos) in enumerate(pattern, start=1):
+        for town, colour in pos.cities:
+            new_cities.setdefault(town, (r, colour))
+    out = []
+    for r, ((record, pos), steps) in enumerate(zip(pattern, builds), start=1):
+        name, target, k, moves, _ = record
+        build = [f"urbanize {town} {colour}" for town, (q, colour) in new_cities.items() if q == r] + steps
+        ship = [{"from": str(m[2][0]), "cube": m[1], "route": "-".join(str(h) for h in m[2])} if m[0] == "ship"
+                else m[0] for m in moves]
+        out.append(RoundPlan(0, name, str(target) if target is not None else None, build, ship))
+    return out

@@ -20,7 +20,8 @@ by round R and map it round by round, with L_r = the pairs its shipments have us
    uses only complete links, which are in L_r by construction.
 2. Track: T(L) and C(L) are lower bounds on the new hexes and the money of ANY track joining every
    pair of L (models/link_packing.py gives the argument; `LinkBounds` takes the larger of a per-link
-   bound and the packing optimum, both valid). The play has laid at least T(L_r) tiles by round r,
+   bound and the packing optimum, both valid; the packing knows the engine's tile set, so two links
+   share a hex only as a complex tile that exists: solver/engine/track_tiles.py, an assumption). The play has laid at least T(L_r) tiles by round r,
    within the limits of its rounds (3, or 4 with Engineer), and paid at least C(L_r) in all. The
    abstract play pays exactly C(L_r) by round r (lazily: never earlier than the play), so its cash is
    always at least the play's. Each link leaves each of its stops over a hexside of its own (a side
@@ -59,6 +60,7 @@ import networkx as nx
 from models.link_packing import PackingBoard, solve_packing
 from solver import interrupt
 from solver.board.hexgrid import Hex
+from solver.engine.track_tiles import complex_kind
 
 NAME = "link search"
 
@@ -164,7 +166,7 @@ class LinkBounds:
             if (links, tag + objective) in self.exact:
                 continue
             status, value = solve_packing(self.board, [tuple(sorted(p)) for p in links], objective,
-                                          self.packing_time, connect)
+                                          self.packing_time, connect, tile_exists=tile_exists)
             if status == "infeasible":
                 value = 1 << 20  # no track joins them all: no play has these links
             elif value is None:
@@ -174,6 +176,11 @@ class LinkBounds:
             if value > before:
                 out = "rose"
         return out
+
+
+def tile_exists(h: Hex, first: tuple, second: tuple) -> bool:
+    """Two tracks on one hex make a complex tile of the engine's (assumed) tile set."""
+    return complex_kind(h, first, second)[0] is not None
 
 
 # -- the abstract game ------------------------------------------------------------------------------------

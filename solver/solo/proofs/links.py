@@ -37,9 +37,9 @@ class LinkSearch:
                                      bounds=bounds)
         log = ({"last_round": last_round, "status": found.status, "positions": found.nodes},)
         if found.status == NO_CLEAR:
-            reasons = (f"the link search (money, locomotive, action blockers, moai order and hexsides over "
-                       f"every set of links) finds no play that clears by round {last_round}: at least "
-                       f"{last_round + 1} rounds",)
+            reasons = (f"the link search (money, locomotive, action blockers, moai order, hexsides and the "
+                       f"assumed complex tiles, a crossing being two straights, over every set of links) finds "
+                       f"no play that clears by round {last_round}: at least {last_round + 1} rounds",)
             return Verdict(NO_CLEAR, self.name, found.detail, bound=last_round + 1, reasons=reasons, log=log)
         if found.status == MAY_CLEAR:
             return Verdict(MAY_CLEAR, self.name, found.detail, pattern=(found.pattern, bounds), log=log)
