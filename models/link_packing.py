@@ -79,8 +79,9 @@ def build_packing(board: PackingBoard, links: list[tuple[Hex, Hex]], objective: 
 
     `tile_exists(hex, sides, sides)`: two chains share a hex only where the caller's tile set (the
     engine's, solver/engine/track_tiles.py) has such a complex tile (point 7; still a relaxation).
+    `budgets`, (link indices, n): the chains of those links together use at most n new hexes (true of
+    real track when those links were all complete after n tile placements: see link_search.pattern_fits).
     Plan side only (RESTRICTIONS, never used for a bound): `once`, each chain passes a hex at most once;
-    `budgets`, (link indices, n): the chains of those links together use at most n new hexes;
     `optional` (link indices): those links may be left out; `join`: the links built join these stops."""
     m = cp_model.CpModel()
     x: dict = {}
@@ -122,7 +123,7 @@ def build_packing(board: PackingBoard, links: list[tuple[Hex, Hex]], objective: 
                    - sum(f for (i, u, v), f in flow.items() if u == node))
             m.Add(net == (-cap if node == join[0] else 1 if node in join else 0))
     for group, most in budgets:
-        # plan side: the links due by a round fit in the tiles laid up to it
+        # the links due by a round fit in the tiles laid up to it
         hexes = {}
         for (i, u, v), var in x.items():
             if i in group and v in board.cost and v not in board.old:

@@ -22,7 +22,7 @@ from solver.games import load_instance
 from solver.solo.proofs.counting import island_rounds_bound as rounds_lower_bound
 from solver.solo.exhaustive import earliest_clear
 from solver.solo.link_plans import decode
-from solver.solo.link_search import LinkBounds, prove_by
+from solver.solo.link_search import LinkBounds, pattern_fits, prove_by
 from solver.solo.soundness import _hex_named, random_board
 from tests.helpers import H, instance
 
@@ -93,6 +93,19 @@ def test_locomotive_and_blockers_keep_a_four_link_route_for_round_two():
     plan, why = decode(state, inst, "easy", RED, verdict.pattern, LinkBounds(state))
     assert plan is not None, why
     assert replay(inst, plan).state.cleared_round == 2
+
+
+def test_an_abstract_clear_is_checked_round_by_round_against_the_tiles_of_its_rounds():
+    import dataclasses
+    inst = instance("tiny/tiny-island-locomotive.toml")
+    state = GameState.new(inst, RED, Rules())
+    verdict = prove_by(state, 2)
+    assert verdict.status == "may clear"
+    assert pattern_fits(state, verdict.pattern, LinkBounds(state)) == "feasible"  # the referee-checked clear above
+    # the same clear with no tile a round: its links could never be laid by the rounds that ship over them
+    none = dataclasses.replace(inst, scenario=dataclasses.replace(inst.scenario, tile_limit=0, engineer_tile_limit=0))
+    starved = GameState.new(none, RED, Rules())
+    assert pattern_fits(starved, verdict.pattern, LinkBounds(starved)) == "infeasible"
 
 
 def test_no_clear_claim_is_ever_false_on_random_tiny_boards():

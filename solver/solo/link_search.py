@@ -56,8 +56,9 @@ import math
 from dataclasses import dataclass, field
 
 import networkx as nx
+from ortools.sat.python import cp_model
 
-from models.link_packing import PackingBoard, solve_packing
+from models.link_packing import PackingBoard, build_packing, solve_packing
 from solver import interrupt
 from solver.board.hexgrid import Hex
 from solver.engine.track_tiles import complex_kind
@@ -491,8 +492,44 @@ def prove_by(state, last_round: int, work: int = 200_000, packing_time: float = 
         if "rose" in outcomes:
             continue
         cleared = state.round + len(found) - 1
+        whole = pattern_fits(state, found, bounds)
+        if whole == "infeasible":
+            return Verdict("open", f"an abstract play clears in round {cleared}, but no track lays its rounds' links "
+                                   "one after another within the tiles of each round (checked for that play only; "
+                                   "the search cannot yet exclude it)", nodes, found)
         if "undecided" in outcomes:
             return Verdict("open", f"an abstract play clears in round {cleared}, and the hex packing model could not "
                                    "price all its link sets in its time", nodes, found)
         return Verdict("may clear", f"an abstract play clears in round {cleared}; every round's link set is priced "
                                     "by the hex packing model and no bound excludes it", nodes, found)
+
+
+def pattern_fits(state, pattern: list, bounds: LinkBounds) -> str:
+    """Can real track follow this one abstract clear round by round? 'infeasible', 'feasible' or 'unknown'.
+
+    One packing model (models/link_packing.build_packing) over every link the clear's shipments use, the
+    network joining every ruin, and for each round r: the links first used by round r together take at
+    most the tiles of rounds 1..r (its actions' limits). Any real play that follows the clear has this:
+    a complete link is never removed, so the link that first joined a pair is still there at the end,
+    and its new hexes were all laid by the round of the pair's first shipment (a hex holds a tile laid
+    by the player, and no round places more tiles than its limit). So 'infeasible' proves only that no
+    play follows THIS abstract clear (a reason to say "open", not a proof about the setup)."""
+    s = state.scenario
+    required = sorted({tuple(sorted(p)) for record, _ in pattern for p in record[-1]})
+    due: dict = {}
+    for r, (record, _) in enumerate(pattern, start=1):
+        for p in record[-1]:
+            due.setdefault(tuple(sorted(p)), r)
+    limits = [s.engineer_tile_limit if record[0] == "engineer" else s.tile_limit for record, _ in pattern]
+    budgets = tuple(([i for i, p in enumerate(required) if due[p] <= r], sum(limits[:r]))
+                    for r in range(1, len(pattern) + 1))
+    m, _ = build_packing(bounds.board, required, "tiles", tuple(sorted(state.board.cities)),
+                         tile_exists=tile_exists if bounds.board.two_tracks else None, budgets=budgets)
+    solver = cp_model.CpSolver()
+    solver.parameters.num_workers = 1
+    solver.parameters.max_deterministic_time = bounds.packing_time
+    solver.parameters.random_seed = 0
+    status = solver.Solve(m)
+    if status == cp_model.INFEASIBLE:
+        return "infeasible"
+    return "feasible" if status in (cp_model.OPTIMAL, cp_model.FEASIBLE) else "unknown"
