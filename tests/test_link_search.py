@@ -22,7 +22,7 @@ from solver.games import load_instance
 from solver.solo.proofs.counting import island_rounds_bound as rounds_lower_bound
 from solver.solo.exhaustive import earliest_clear
 from solver.solo.link_plans import decode
-from solver.solo.link_search import LinkBounds, pattern_fits, prove_by
+from solver.solo.link_search import LinkBounds, Nogood, _looser, pattern_fits, prove_by
 from solver.solo.soundness import _hex_named, random_board
 from tests.helpers import H, instance
 
@@ -106,6 +106,23 @@ def test_an_abstract_clear_is_checked_round_by_round_against_the_tiles_of_its_ro
     none = dataclasses.replace(inst, scenario=dataclasses.replace(inst.scenario, tile_limit=0, engineer_tile_limit=0))
     starved = GameState.new(none, RED, Rules())
     assert pattern_fits(starved, verdict.pattern, LinkBounds(starved)) == "infeasible"
+
+
+def test_a_nogood_refutes_exactly_the_histories_at_least_as_tight_as_its_own():
+    ab, cd = (H("A1"), H("B1")), (H("C1"), H("D1"))
+    ng = Nogood(((ab, 2),), (3, 6), False)   # A1-B1 joined by round 2 within 3 + 3 tiles: no track can
+    assert ng.refutes({ab: 2}, (3, 6), False)
+    assert ng.refutes({ab: 1, cd: 2}, (3, 6, 9), False)      # needed earlier, more pairs, later rounds
+    assert not ng.refutes({ab: 3}, (3, 6, 9), False)         # needed a round later
+    assert not ng.refutes({cd: 1}, (3, 6, 9), False)         # never needed
+    assert not ng.refutes({ab: 2}, (3, 7), False)            # an Engineer round: more tiles by round 2
+    assert not ng.refutes({ab: 1}, (3,), False)              # round 2 not played yet
+    whole = Nogood(((ab, 2),), (3, 6, 9), True)              # ... with a network joining every ruin by round 3
+    assert not whole.refutes({ab: 2}, (3, 6), False)         # only a clear is refuted
+    assert whole.refutes({ab: 2}, (3, 6), True)              # a clear in round 2 has no more tiles than that
+    # dominance keeps only a history no tighter than the one it drops
+    assert _looser({ab: 3}, (3, 7), {ab: 2}, (3, 6)) and not _looser({ab: 2}, (3, 6), {ab: 3}, (3, 7))
+    assert _looser({}, (3, 6), {ab: 2}, (3, 6)) and not _looser({ab: 2}, (3, 6), {}, (3, 6))
 
 
 def test_no_clear_claim_is_ever_false_on_random_tiny_boards():

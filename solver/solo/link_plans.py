@@ -15,7 +15,7 @@ says it clears.
 from __future__ import annotations
 
 from solver.engine.plan import Plan, RoundPlan, replay
-from solver.solo.link_search import LinkBounds, Pos, tile_exists
+from solver.solo.link_search import LinkBounds, Pos, first_use, round_limits, tile_exists
 from models.link_packing import PackingBoard, pack_paths
 
 OPTIONAL_HEXES = 4  # the decoder's extra links for the clear: pairs whose cheapest link alone needs at most this many
@@ -34,15 +34,11 @@ def decode(state0, instance, difficulty: str, setup, pattern: list, bounds: Link
     chains = pack_paths(one_track, pairs, deterministic_time)
     if chains is None:
         return _decode_hexes(state0, instance, difficulty, setup, pattern, bounds, deterministic_time)
-    s = state0.scenario
     rounds = len(pattern)
-    due = {}
-    for r, (record, _) in enumerate(pattern, start=1):
-        for p in record[-1]:
-            due.setdefault(tuple(sorted(p)), r)
+    due = first_use(pattern)
     for p in pairs:
         due.setdefault(p, rounds)  # completion pairs: by the clearing round
-    limits = [s.engineer_tile_limit if rec[0] == "engineer" else s.tile_limit for rec, _ in pattern]
+    limits = round_limits(state0, pattern)
     # tiles laid as late as possible: fill rounds from the last, each with the last unlaid tiles of pairs due
     # no earlier than it (a chain is laid from its first stop on, so later rounds take its far end)
     laid = {p: len(chains[p]) - 2 for p in pairs}   # tiles of each chain not yet given a round
@@ -58,14 +54,9 @@ def decode(state0, instance, difficulty: str, setup, pattern: list, bounds: Link
             room -= k
     if any(laid.values()):
         return None, "the tile limits cannot lay the chains by the rounds that need them"
-    new_cities = {}
-    for r, (record, pos) in enumerate(pattern, start=1):
-        for town, colour in pos.cities:
-            new_cities.setdefault(town, (r, colour))
-    plan_rounds = []
-    for r, (record, pos) in enumerate(pattern, start=1):
-        name, target, k, steps, _ = record
-        build = [f"urbanize {town} {colour}" for town, (q, colour) in new_cities.items() if q == r]
+    builds = []
+    for r in range(1, rounds + 1):
+        build = []
         for p in pairs:
             span = plan_tiles.get((r, p))
             chain = chains[p]
@@ -76,15 +67,8 @@ def decode(state0, instance, difficulty: str, setup, pattern: list, bounds: Link
                 continue
             first, last = span
             build.append("-".join(str(h) for h in chain[first - 1:last + 2]))
-        ship = []
-        for step in steps:
-            if step[0] == "ship":
-                route = step[2]
-                ship.append({"from": str(route[0]), "cube": step[1], "route": "-".join(str(h) for h in route)})
-            else:
-                ship.append(step[0])
-        plan_rounds.append(RoundPlan(0, name, str(target) if target is not None else None, build, ship))
-    return _with_shares(instance, difficulty, setup, state0, plan_rounds)
+        builds.append(build)
+    return _with_shares(instance, difficulty, setup, state0, _rounds(state0, pattern, builds))
 
 
 def _with_shares(instance, difficulty, setup, state0, plan_rounds: list[RoundPlan]) -> tuple[Plan | None, str]:
@@ -127,8 +111,8 @@ def _decode_hexes(state0, instance, difficulty, setup, pattern: list, bounds: Li
     the tiles laid by then, and any further links (short ones, chosen by the model) that join every
     ruin for the clear; laid hex by hex in move notation ("tile E4 D3 G4 + C4 F5")."""
     board = state0.board
-    required = sorted({tuple(sorted(p)) for record, _ in pattern for p in record[-1]})
-    due = _due(pattern, required)
+    due = first_use(pattern)
+    required = sorted(due)
     ruins = sorted(board.cities)
     per_hex = 1 if bounds.board.two_tracks else 2   # LinkBounds.single counts half hexes doubled
     spare = sorted(p for p in (tuple(sorted(q)) for q in bounds.single)
@@ -136,8 +120,7 @@ def _decode_hexes(state0, instance, difficulty, setup, pattern: list, bounds: Li
     pairs = required + spare
     for p in spare:
         due[p] = len(pattern)
-    limits = [state0.scenario.engineer_tile_limit if rec[0] == "engineer" else state0.scenario.tile_limit
-              for rec, _ in pattern]
+    limits = round_limits(state0, pattern)
     budgets = tuple(([i for i, p in enumerate(pairs) if due[p] <= r], sum(limits[:r]))
                     for r in range(1, len(pattern) + 1))
     chains = pack_paths(bounds.board, pairs, deterministic_time,
@@ -150,17 +133,6 @@ def _decode_hexes(state0, instance, difficulty, setup, pattern: list, bounds: Li
     if builds is None:
         return None, why
     return _with_shares(instance, difficulty, setup, state0, _rounds(state0, pattern, builds))
-
-
-def _due(pattern: list, pairs: list) -> dict:
-    """The round by which each pair must be joined: its first shipment's, else the clearing round."""
-    due: dict = {}
-    for r, (record, _) in enumerate(pattern, start=1):
-        for p in record[-1]:
-            due.setdefault(tuple(sorted(p)), r)
-    for p in pairs:
-        due.setdefault(p, len(pattern))
-    return due
 
 
 def _schedule(state0, pattern: list, chains: dict, due: dict, limits: list) -> tuple[list | None, str]:

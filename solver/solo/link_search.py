@@ -237,6 +237,7 @@ class _Game:
     share_cap: int | None = None  # at most this many shares in all (the fewest-shares question)
     nodes: int = 0
     seen: dict = field(default_factory=dict)
+    nogoods: list = field(default_factory=list)   # point 7: Nogood, shared by the restarts of prove_by
 
     def __post_init__(self):
         st = self.state
@@ -425,25 +426,69 @@ class _Game:
         return (money, tree) if tiles <= allowance else None
 
     # -- the search -----------------------------------------------------------------------------------------
-    def search(self, pos: Pos, money: Money, path: list):
-        """Depth first over rounds; returns the rounds of an abstract clear, or None."""
+    def search(self, pos: Pos, money: Money, path: list, due: dict | None = None, allow: tuple = ()):
+        """Depth first over rounds; returns the rounds of an abstract clear, or None.
+
+        `due`: each pair the shipments have used -> the round it was first used (1 = the search's first);
+        `allow`: the tiles the rounds so far allowed, cumulative. Point 7 needs them (the nogoods), so
+        point 6's dominance also asks that the surviving position's history be no tighter."""
+        due = due if due is not None else {}
         if pos.round > self.last_round:
             return None
         for nxt, m2, cleared, record in self.play_round(pos, money):
             self.nodes += 1
             if self.nodes > self.work or interrupt.past_cap():
                 raise _OutOfWork
+            r = len(path) + 1
+            due2 = dict(due)
+            for p in record[-1]:
+                due2.setdefault(tuple(sorted(p)), r)
+            limit = self.s.engineer_tile_limit if record[0] == "engineer" else self.s.tile_limit
+            allow2 = allow + ((allow[-1] if allow else 0) + limit,)
+            if any(ng.refutes(due2, allow2, cleared) for ng in self.nogoods):
+                continue  # point 7
             if cleared:
                 return path + [(record, nxt)]
             key = nxt
             front = self.seen.setdefault(key, [])
-            if any(other.covers(m2) for other in front):
+            if any(om.covers(m2) and _looser(od, oa, due2, allow2) for om, od, oa in front):
                 continue  # point 6
-            front[:] = [o for o in front if not m2.covers(o)] + [m2]
-            found = self.search(nxt, m2, path + [(record, nxt)])
+            front[:] = [(om, od, oa) for om, od, oa in front
+                        if not (m2.covers(om) and _looser(due2, allow2, od, oa))] + [(m2, due2, allow2)]
+            found = self.search(nxt, m2, path + [(record, nxt)], due2, allow2)
             if found is not None:
                 return found
         return None
+
+
+def _looser(due_a: dict, allow_a: tuple, due_b: dict, allow_b: tuple) -> bool:
+    """Is history a no tighter than b: every pair b needed by round d needed by a no earlier than d (or
+    never), and at least b's tiles allowed by every round? Then every nogood that refutes a refutes b."""
+    return (all(d >= due_b.get(p, 1 << 30) for p, d in due_a.items())
+            and all(x >= y for x, y in zip(allow_a, allow_b)))
+
+
+@dataclass(frozen=True)
+class Nogood:
+    """Point 7: pairs that must be joined by given rounds, within given cumulative tile budgets, that no
+    track can meet (a packing model said INFEASIBLE); with `connect`, also in a network joining every ruin."""
+
+    due: tuple        # ((pair, round), ...)
+    budgets: tuple    # cumulative tiles allowed by rounds 1, 2, ...
+    connect: bool
+
+    def refutes(self, due: dict, allow: tuple, cleared: bool) -> bool:
+        """Does a history with these pairs' first uses and these allowances meet the same dead end? It does
+        when it needs every pair no later and has no more tiles by any round (and, with `connect`, clears:
+        its track then joins every ruin within the tiles of its rounds, which the budgets of later rounds
+        allow too)."""
+        if self.connect and not cleared:
+            return False
+        if not self.connect and len(allow) < len(self.budgets):
+            return False
+        if any(due.get(p, 1 << 30) > d for p, d in self.due):
+            return False
+        return all(allow[min(q, len(allow)) - 1] <= b for q, b in enumerate(self.budgets, start=1))
 
 
 class _OutOfWork(Exception):
@@ -471,8 +516,9 @@ def prove_by(state, last_round: int, work: int = 200_000, packing_time: float = 
         return Verdict("open", "the link search knows the Easter Island rules only", 0)
     bounds = bounds or LinkBounds(state, packing_time)
     nodes = 0
+    nogoods: list = []
     while True:
-        game = _Game(state, bounds, last_round, work - nodes, share_cap)
+        game = _Game(state, bounds, last_round, work - nodes, share_cap, nogoods=nogoods)
         pos, money = start_of(state)
         try:
             found = game.search(pos, money, [])
@@ -482,7 +528,9 @@ def prove_by(state, last_round: int, work: int = 200_000, packing_time: float = 
         nodes += game.nodes
         if found is None:
             return Verdict("no clear", f"no abstract play clears by round {last_round} (link search, {nodes} "
-                                       "positions; link sets priced by per-link and hex packing bounds)", nodes)
+                                       "positions; link sets priced by per-link and hex packing bounds"
+                                       + (f"; {len(nogoods)} abstract clears refuted round by round" if nogoods
+                                          else "") + ")", nodes)
         outcomes = {bounds.refine(record[-1], (bounds.tiles(record[-1]), bounds.money(record[-1])))
                     for record, _ in found}  # each round's links (completion aside)
         last = found[-1][0][-1]
@@ -492,11 +540,10 @@ def prove_by(state, last_round: int, work: int = 200_000, packing_time: float = 
         if "rose" in outcomes:
             continue
         cleared = state.round + len(found) - 1
-        whole = pattern_fits(state, found, bounds)
-        if whole == "infeasible":
-            return Verdict("open", f"an abstract play clears in round {cleared}, but no track lays its rounds' links "
-                                   "one after another within the tiles of each round (checked for that play only; "
-                                   "the search cannot yet exclude it)", nodes, found)
+        nogood = refute(state, found, bounds)
+        if nogood is not None:
+            nogoods.append(nogood)  # point 7: no track follows this clear round by round; search again
+            continue
         if "undecided" in outcomes:
             return Verdict("open", f"an abstract play clears in round {cleared}, and the hex packing model could not "
                                    "price all its link sets in its time", nodes, found)
@@ -504,27 +551,46 @@ def prove_by(state, last_round: int, work: int = 200_000, packing_time: float = 
                                     "by the hex packing model and no bound excludes it", nodes, found)
 
 
-def pattern_fits(state, pattern: list, bounds: LinkBounds) -> str:
-    """Can real track follow this one abstract clear round by round? 'infeasible', 'feasible' or 'unknown'.
-
-    One packing model (models/link_packing.build_packing) over every link the clear's shipments use, the
-    network joining every ruin, and for each round r: the links first used by round r together take at
-    most the tiles of rounds 1..r (its actions' limits). Any real play that follows the clear has this:
-    a complete link is never removed, so the link that first joined a pair is still there at the end,
-    and its new hexes were all laid by the round of the pair's first shipment (a hex holds a tile laid
-    by the player, and no round places more tiles than its limit). So 'infeasible' proves only that no
-    play follows THIS abstract clear (a reason to say "open", not a proof about the setup)."""
-    s = state.scenario
-    required = sorted({tuple(sorted(p)) for record, _ in pattern for p in record[-1]})
+def first_use(pattern: list) -> dict:
+    """Each pair an abstract clear's shipments use -> the round (1 = the clear's first) it is first used."""
     due: dict = {}
     for r, (record, _) in enumerate(pattern, start=1):
         for p in record[-1]:
             due.setdefault(tuple(sorted(p)), r)
-    limits = [s.engineer_tile_limit if record[0] == "engineer" else s.tile_limit for record, _ in pattern]
-    budgets = tuple(([i for i, p in enumerate(required) if due[p] <= r], sum(limits[:r]))
-                    for r in range(1, len(pattern) + 1))
-    m, _ = build_packing(bounds.board, required, "tiles", tuple(sorted(state.board.cities)),
-                         tile_exists=tile_exists if bounds.board.two_tracks else None, budgets=budgets)
+    return due
+
+
+def round_limits(state, pattern: list) -> list[int]:
+    """The tile limit of each round of an abstract clear (4 with Engineer, else 3 on Easter Island)."""
+    s = state.scenario
+    return [s.engineer_tile_limit if record[0] == "engineer" else s.tile_limit for record, _ in pattern]
+
+
+def pattern_fits(state, pattern: list, bounds: LinkBounds) -> str:
+    """Can real track follow this one abstract clear round by round? 'infeasible', 'feasible' or 'unknown'."""
+    due = first_use(pattern)
+    return _fits(state, bounds, due, _allowances(state, pattern), True)
+
+
+def _allowances(state, pattern: list) -> tuple:
+    out, total = [], 0
+    for limit in round_limits(state, pattern):
+        total += limit
+        out.append(total)
+    return tuple(out)
+
+
+def _fits(state, bounds: LinkBounds, due: dict, budgets: tuple, connect: bool) -> str:
+    """Point 7's model: one packing (models/link_packing.build_packing) over the pairs of `due`, where the
+    pairs due by round r together take at most budgets[r - 1] new hexes, and with `connect` the network
+    joins every ruin. Any real play whose pairs are first used by those rounds and whose rounds allow at
+    most those tiles has such track: a complete link is never removed, so the link that first joined a
+    pair is still there at the end; its new hexes were laid by the round of the pair's first use (a hex
+    holds a tile laid by the player); no round places more tiles than its limit."""
+    required = sorted(due)
+    groups = tuple(([i for i, p in enumerate(required) if due[p] <= r], b) for r, b in enumerate(budgets, start=1))
+    m, _ = build_packing(bounds.board, required, "tiles", tuple(sorted(state.board.cities)) if connect else (),
+                         tile_exists=tile_exists if bounds.board.two_tracks else None, budgets=groups)
     solver = cp_model.CpSolver()
     solver.parameters.num_workers = 1
     solver.parameters.max_deterministic_time = bounds.packing_time
@@ -533,3 +599,27 @@ def pattern_fits(state, pattern: list, bounds: LinkBounds) -> str:
     if status == cp_model.INFEASIBLE:
         return "infeasible"
     return "feasible" if status in (cp_model.OPTIMAL, cp_model.FEASIBLE) else "unknown"
+
+
+def refute(state, pattern: list, bounds: LinkBounds) -> Nogood | None:
+    """Point 7's counterexample step: if no track follows this abstract clear round by round, a nogood
+    that also refutes every history at least as tight: the first round whose prefix already fails (or the
+    whole clear with its network), then each pair dropped while the rest still fails."""
+    due = first_use(pattern)
+    budgets = _allowances(state, pattern)
+    core = None
+    for r in range(1, len(pattern) + 1):
+        prefix = {p: d for p, d in due.items() if d <= r}
+        if prefix and _fits(state, bounds, prefix, budgets[:r], False) == "infeasible":
+            core = (prefix, budgets[:r], False)
+            break
+    if core is None:
+        if _fits(state, bounds, due, budgets, True) != "infeasible":
+            return None
+        core = (due, budgets, True)
+    pairs, upto, connect = core
+    for p in sorted(pairs, key=lambda q: (-pairs[q], q)):   # the latest pairs first: drop what is not needed
+        smaller = {q: d for q, d in pairs.items() if q != p}
+        if (smaller or connect) and _fits(state, bounds, smaller, upto, connect) == "infeasible":
+            pairs = smaller
+    return Nogood(tuple(sorted(pairs.items())), upto, connect)
