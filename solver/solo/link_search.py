@@ -44,6 +44,15 @@ by round R and map it round by round, with L_r = the pairs its shipments have us
    income and tile allowance, at most its shares, and cash + 5 x (shares fewer) at least its cash
    (`Money.covers`: the same relation as in point 2, kept by every abstract step, point 3), or when
    its cubes outnumber the shipment steps left.
+7. Round-by-round track (nogoods): a history is also judged by when each pair was first used and the
+   tiles its rounds allowed. When an abstract clear survives pricing but no track can follow it round
+   by round (`_fits`: one packing where the pairs first used by round r take at most the tiles of
+   rounds 1..r; a complete link is never removed, so the real play's first link for each pair is in
+   its final track and was laid by the pair's first use), `refute` keeps a Nogood: pairs with rounds,
+   cumulative budgets (and the network, for a whole clear) that no track meets. A history that needs
+   each of those pairs no later, with no more tiles by any of those rounds, has the same dead end
+   (`Nogood.refutes`), so it is dropped; point 6's dominance then also asks that the kept history be
+   no tighter (`_looser`), so no nogood drops it where it would not drop the other.
 So if the search exhausts the abstract game without a clear by R, no legal play clears by R.
 Bounds that were first the per-link ones are raised by the packing model when an abstract clear is
 found (counterexample-guided: the clear's link sets are priced exactly and the search restarts with
