@@ -436,14 +436,15 @@ class _Game:
 
     # -- the search -----------------------------------------------------------------------------------------
     def search(self, pos: Pos, money: Money, path: list, due: dict | None = None, allow: tuple = ()):
-        """Depth first over rounds; returns the rounds of an abstract clear, or None.
+        """Depth first over rounds; yields the rounds of each abstract clear it reaches (the caller may add
+        nogoods between two: the search goes on under them).
 
         `due`: each pair the shipments have used -> the round it was first used (1 = the search's first);
         `allow`: the tiles the rounds so far allowed, cumulative. Point 7 needs them (the nogoods), so
         point 6's dominance also asks that the surviving position's history be no tighter."""
         due = due if due is not None else {}
         if pos.round > self.last_round:
-            return None
+            return
         for nxt, m2, cleared, record in self.play_round(pos, money):
             self.nodes += 1
             if self.nodes > self.work or interrupt.past_cap():
@@ -457,17 +458,15 @@ class _Game:
             if any(ng.refutes(due2, allow2, cleared) for ng in self.nogoods):
                 continue  # point 7
             if cleared:
-                return path + [(record, nxt)]
+                yield path + [(record, nxt)]
+                continue
             key = nxt
             front = self.seen.setdefault(key, [])
             if any(om.covers(m2) and _looser(od, oa, due2, allow2) for om, od, oa in front):
                 continue  # point 6
             front[:] = [(om, od, oa) for om, od, oa in front
                         if not (m2.covers(om) and _looser(due2, allow2, od, oa))] + [(m2, due2, allow2)]
-            found = self.search(nxt, m2, path + [(record, nxt)], due2, allow2)
-            if found is not None:
-                return found
-        return None
+            yield from self.search(nxt, m2, path + [(record, nxt)], due2, allow2)
 
 
 def _looser(due_a: dict, allow_a: tuple, due_b: dict, allow_b: tuple) -> bool:
@@ -483,7 +482,7 @@ class Nogood:
     track can meet (a packing model said INFEASIBLE); with `connect`, also in a network joining every ruin."""
 
     due: tuple        # ((pair, round), ...)
-    budgets: tuple    # cumulative tiles allowed by rounds 1, 2, ...
+    budgets: tuple    # cumulative tiles allowed by rounds 1, 2, ... (None: no limit needed that round)
     connect: bool
 
     def refutes(self, due: dict, allow: tuple, cleared: bool) -> bool:
@@ -497,7 +496,7 @@ class Nogood:
             return False
         if any(due.get(p, 1 << 30) > d for p, d in self.due):
             return False
-        return all(allow[min(q, len(allow)) - 1] <= b for q, b in enumerate(self.budgets, start=1))
+        return all(b is None or allow[min(q, len(allow)) - 1] <= b for q, b in enumerate(self.budgets, start=1))
 
 
 class _OutOfWork(Exception):
@@ -529,35 +528,38 @@ def prove_by(state, last_round: int, work: int = 200_000, packing_time: float = 
     while True:
         game = _Game(state, bounds, last_round, work - nodes, share_cap, nogoods=nogoods)
         pos, money = start_of(state)
+        rose = False
         try:
-            found = game.search(pos, money, [])
+            for found in game.search(pos, money, []):
+                outcomes = {bounds.refine(record[-1], (bounds.tiles(record[-1]), bounds.money(record[-1])))
+                            for record, _ in found}  # each round's links (completion aside)
+                last = found[-1][0][-1]
+                final = found[-1][1].links
+                # the clearing round: its links in a network joining every ruin
+                outcomes.add(bounds.refine(last, (bounds.tiles(final), bounds.money(final)), tuple(game.ruins)))
+                if "rose" in outcomes:
+                    rose = True   # a bound rose: search again from the start (this clear may still stand)
+                    break
+                nogood = refute(state, found, bounds)
+                if nogood is not None:
+                    nogoods.append(nogood)  # point 7: it refutes this clear; the search goes on past it
+                    continue
+                cleared = state.round + len(found) - 1
+                spent = nodes + game.nodes
+                if "undecided" in outcomes:
+                    return Verdict("open", f"an abstract play clears in round {cleared}, and the hex packing model "
+                                           "could not price all its link sets in its time", spent, found)
+                return Verdict("may clear", f"an abstract play clears in round {cleared}; every round's link set is "
+                                            "priced by the hex packing model and no bound excludes it", spent, found)
         except _OutOfWork:
             why = "the wall-clock cap stopped it" if interrupt.cap_hit() else f"it ran out of work ({work} positions)"
             return Verdict("open", f"the link search did not decide round {last_round}: {why}", work)
         nodes += game.nodes
-        if found is None:
+        if not rose:
             return Verdict("no clear", f"no abstract play clears by round {last_round} (link search, {nodes} "
                                        "positions; link sets priced by per-link and hex packing bounds"
                                        + (f"; {len(nogoods)} abstract clears refuted round by round" if nogoods
                                           else "") + ")", nodes)
-        outcomes = {bounds.refine(record[-1], (bounds.tiles(record[-1]), bounds.money(record[-1])))
-                    for record, _ in found}  # each round's links (completion aside)
-        last = found[-1][0][-1]
-        final = found[-1][1].links
-        # the clearing round: its links in a network joining every ruin
-        outcomes.add(bounds.refine(last, (bounds.tiles(final), bounds.money(final)), tuple(game.ruins)))
-        if "rose" in outcomes:
-            continue
-        cleared = state.round + len(found) - 1
-        nogood = refute(state, found, bounds)
-        if nogood is not None:
-            nogoods.append(nogood)  # point 7: no track follows this clear round by round; search again
-            continue
-        if "undecided" in outcomes:
-            return Verdict("open", f"an abstract play clears in round {cleared}, and the hex packing model could not "
-                                   "price all its link sets in its time", nodes, found)
-        return Verdict("may clear", f"an abstract play clears in round {cleared}; every round's link set is priced "
-                                    "by the hex packing model and no bound excludes it", nodes, found)
 
 
 def first_use(pattern: list) -> dict:
@@ -597,7 +599,8 @@ def _fits(state, bounds: LinkBounds, due: dict, budgets: tuple, connect: bool) -
     pair is still there at the end; its new hexes were laid by the round of the pair's first use (a hex
     holds a tile laid by the player); no round places more tiles than its limit."""
     required = sorted(due)
-    groups = tuple(([i for i, p in enumerate(required) if due[p] <= r], b) for r, b in enumerate(budgets, start=1))
+    groups = tuple(([i for i, p in enumerate(required) if due[p] <= r], b) for r, b in enumerate(budgets, start=1)
+                   if b is not None)
     m, _ = build_packing(bounds.board, required, "tiles", tuple(sorted(state.board.cities)) if connect else (),
                          tile_exists=tile_exists if bounds.board.two_tracks else None, budgets=groups)
     solver = cp_model.CpSolver()
@@ -631,4 +634,23 @@ def refute(state, pattern: list, bounds: LinkBounds) -> Nogood | None:
         smaller = {q: d for q, d in pairs.items() if q != p}
         if (smaller or connect) and _fits(state, bounds, smaller, upto, connect) == "infeasible":
             pairs = smaller
-    return Nogood(tuple(sorted(pairs.items())), upto, connect)
+    # then the budgets: drop a round's budget, or raise it (an Engineer round allows one tile more), while
+    # the rest still fails; a looser nogood refutes more histories (Engineer rounds included)
+    upto = list(upto)
+
+    def fails(q, value):
+        return _fits(state, bounds, pairs, tuple(upto[:q] + [value] + upto[q + 1:]), connect) == "infeasible"
+
+    for q in range(len(upto)):
+        if fails(q, None):
+            upto[q] = None
+            continue
+        lo, hi = 0, q + 1          # a raise of lo tiles still fails; round q + 1 allows at most q + 1 more
+        while lo < hi:
+            mid = (lo + hi + 1) // 2
+            if fails(q, upto[q] + mid):
+                lo = mid
+            else:
+                hi = mid - 1
+        upto[q] += lo
+    return Nogood(tuple(sorted(pairs.items())), tuple(upto), connect)
