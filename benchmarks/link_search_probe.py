@@ -30,8 +30,8 @@ from solver.games import default_instance, load_instance  # noqa: E402
 from solver.solo.link_plans import decode  # noqa: E402
 from solver.solo.link_search import LinkBounds, prove_by  # noqa: E402
 
-FIELDS = ["difficulty", "seed", "lower_bound", "status", "positions", "seconds", "decoded", "decode_note",
-          "plan_rounds", "detail"]
+FIELDS = ["difficulty", "seed", "lower_bound", "status", "positions", "refuted", "seconds", "decoded",
+          "decode_note", "plan_rounds", "detail"]
 CSVS = ("results/easter-island.csv", "results/easter-island-seeds-21-40.csv")
 
 
@@ -77,7 +77,7 @@ def main() -> None:
             bounds = LinkBounds(state, args.packing_time)
             verdict = prove_by(state, lower, work=args.work, packing_time=args.packing_time, bounds=bounds)
             row = {"difficulty": d, "seed": seed, "lower_bound": lower, "status": verdict.status,
-                   "positions": verdict.nodes, "detail": verdict.detail, "decoded": "", "decode_note": "",
+                   "positions": verdict.nodes, "refuted": verdict.refuted, "detail": verdict.detail, "decoded": "", "decode_note": "",
                    "plan_rounds": ""}
             if verdict.pattern is not None:
                 plan, why = decode(state, inst, d, setup, verdict.pattern, bounds)

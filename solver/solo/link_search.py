@@ -81,6 +81,7 @@ class Verdict:
     detail: str
     nodes: int
     pattern: list | None = None   # the abstract rounds of a clear ("may clear")
+    refuted: int = 0              # abstract clears refuted round by round (point 7's nogoods)
 
 
 class LinkBounds:
@@ -548,18 +549,21 @@ def prove_by(state, last_round: int, work: int = 200_000, packing_time: float = 
                 spent = nodes + game.nodes
                 if "undecided" in outcomes:
                     return Verdict("open", f"an abstract play clears in round {cleared}, and the hex packing model "
-                                           "could not price all its link sets in its time", spent, found)
+                                           "could not price all its link sets in its time", spent, found,
+                                   len(nogoods))
                 return Verdict("may clear", f"an abstract play clears in round {cleared}; every round's link set is "
-                                            "priced by the hex packing model and no bound excludes it", spent, found)
+                                            "priced by the hex packing model and no bound excludes it", spent, found,
+                               len(nogoods))
         except _OutOfWork:
             why = "the wall-clock cap stopped it" if interrupt.cap_hit() else f"it ran out of work ({work} positions)"
-            return Verdict("open", f"the link search did not decide round {last_round}: {why}", work)
+            return Verdict("open", f"the link search did not decide round {last_round}: {why}", work,
+                           refuted=len(nogoods))
         nodes += game.nodes
         if not rose:
             return Verdict("no clear", f"no abstract play clears by round {last_round} (link search, {nodes} "
                                        "positions; link sets priced by per-link and hex packing bounds"
                                        + (f"; {len(nogoods)} abstract clears refuted round by round" if nogoods
-                                          else "") + ")", nodes)
+                                          else "") + ")", nodes, refuted=len(nogoods))
 
 
 def first_use(pattern: list) -> dict:
