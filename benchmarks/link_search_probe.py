@@ -77,8 +77,8 @@ def main() -> None:
             bounds = LinkBounds(state, args.packing_time)
             verdict = prove_by(state, lower, work=args.work, packing_time=args.packing_time, bounds=bounds)
             row = {"difficulty": d, "seed": seed, "lower_bound": lower, "status": verdict.status,
-                   "positions": verdict.nodes, "refuted": verdict.refuted, "detail": verdict.detail, "decoded": "", "decode_note": "",
-                   "plan_rounds": ""}
+                   "positions": verdict.nodes, "refuted": verdict.refuted, "detail": verdict.detail, "decoded": "",
+                   "decode_note": "", "plan_rounds": ""}
             if verdict.pattern is not None:
                 plan, why = decode(state, inst, d, setup, verdict.pattern, bounds)
                 row["decoded"], row["decode_note"] = plan is not None, why
