@@ -248,6 +248,7 @@ class _Game:
     nodes: int = 0
     seen: dict = field(default_factory=dict)
     nogoods: list = field(default_factory=list)   # point 7: Nogood, shared by the restarts of prove_by
+    checked: dict = field(default_factory=dict)   # point 7: (dues, allowances) of a prefix -> no track for it
 
     def __post_init__(self):
         st = self.state
@@ -458,6 +459,8 @@ class _Game:
             allow2 = allow + ((allow[-1] if allow else 0) + limit,)
             if any(ng.refutes(due2, allow2, cleared) for ng in self.nogoods):
                 continue  # point 7
+            if len(due2) > len(due) and self._dead(due2, allow2):
+                continue  # point 7: no track lays this history's links by the rounds that use them
             if cleared:
                 yield path + [(record, nxt)]
                 continue
@@ -468,6 +471,17 @@ class _Game:
             front[:] = [(om, od, oa) for om, od, oa in front
                         if not (m2.covers(om) and _looser(due2, allow2, od, oa))] + [(m2, due2, allow2)]
             yield from self.search(nxt, m2, path + [(record, nxt)], due2, allow2)
+
+
+    def _dead(self, due: dict, allow: tuple) -> bool:
+        """Point 7 on a prefix: can no track lay the links this history has used by the rounds it used them
+        in? If so, that exact history becomes a nogood (it then also refutes every tighter one)."""
+        key = (tuple(sorted(due.items())), allow)
+        if key not in self.checked:
+            self.checked[key] = _fits(self.state, self.bounds, due, allow, False) == "infeasible"
+            if self.checked[key]:
+                self.nogoods.append(Nogood(key[0], allow, False))
+        return self.checked[key]
 
 
 def _looser(due_a: dict, allow_a: tuple, due_b: dict, allow_b: tuple) -> bool:
@@ -526,8 +540,9 @@ def prove_by(state, last_round: int, work: int = 200_000, packing_time: float = 
     bounds = bounds or LinkBounds(state, packing_time)
     nodes = 0
     nogoods: list = []
+    checked: dict = {}
     while True:
-        game = _Game(state, bounds, last_round, work - nodes, share_cap, nogoods=nogoods)
+        game = _Game(state, bounds, last_round, work - nodes, share_cap, nogoods=nogoods, checked=checked)
         pos, money = start_of(state)
         rose = False
         try:
