@@ -18,7 +18,8 @@ from solver.engine.plan import Plan, RoundPlan, replay
 from solver.solo.link_search import LinkBounds, Pos, first_use, round_limits, tile_exists
 from models.link_packing import PackingBoard, pack_paths
 
-OPTIONAL_HEXES = 4  # the decoder's extra links for the clear: pairs whose cheapest link alone needs at most this many
+OPTIONAL_HEXES = 2  # the decoder's extra links for the clear: pairs whose cheapest link alone needs at most this many
+HEXES_TIME = 60.0   # deterministic time of the general decoder's packing (a larger model: every candidate link)
 
 
 def decode(state0, instance, difficulty: str, setup, pattern: list, bounds: LinkBounds,
@@ -33,7 +34,8 @@ def decode(state0, instance, difficulty: str, setup, pattern: list, bounds: Link
                              bounds.board.passable, two_tracks=False)
     chains = pack_paths(one_track, pairs, deterministic_time)
     if chains is None:
-        return _decode_hexes(state0, instance, difficulty, setup, pattern, bounds, deterministic_time)
+        return _decode_hexes(state0, instance, difficulty, setup, pattern, bounds,
+                             max(deterministic_time, HEXES_TIME))
     rounds = len(pattern)
     due = first_use(pattern)
     for p in pairs:
