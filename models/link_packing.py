@@ -68,7 +68,8 @@ class PackingBoard:
 
 def build_packing(board: PackingBoard, links: list[tuple[Hex, Hex]], objective: str,
                   connect: tuple = (), tile_exists=None, budgets: tuple = (), once: bool = False,
-                  optional: frozenset = frozenset(), join: tuple = ()) -> tuple[cp_model.CpModel, dict]:
+                  optional: frozenset = frozenset(), join: tuple = (), single: frozenset = frozenset()
+                  ) -> tuple[cp_model.CpModel, dict]:
     """One model: every pair in `links` joined by its own chain of track; objective 'tiles' or 'cost'.
 
     `connect`: stops the whole track must also join into one network (Easter Island's clear). Point 6:
@@ -82,7 +83,8 @@ def build_packing(board: PackingBoard, links: list[tuple[Hex, Hex]], objective: 
     `budgets`, (link indices, n): the chains of those links together use at most n new hexes (true of
     real track when those links were all complete after n tile placements: see link_search.pattern_fits).
     Plan side only (RESTRICTIONS, never used for a bound): `once`, each chain passes a hex at most once;
-    `optional` (link indices): those links may be left out; `join`: the links built join these stops."""
+    `optional` (link indices): those links may be left out; `join`: the links built join these stops;
+    `single`: hexes that may hold one track only."""
     m = cp_model.CpModel()
     x: dict = {}
     visits: dict = {h: [] for h in board.cost}
@@ -169,8 +171,8 @@ def build_packing(board: PackingBoard, links: list[tuple[Hex, Hex]], objective: 
     for h, vs in visits.items():
         if not vs or h in board.old:
             continue
-        # point 3: at most two tracks a hex (one without complex tiles)
-        m.Add(sum(vs) <= (2 if board.two_tracks else 1))
+        # point 3: at most two tracks a hex (one without complex tiles; plan side: one on `single` hexes)
+        m.Add(sum(vs) <= (2 if board.two_tracks and h not in single else 1))
         used = m.NewBoolVar(f"used_{h}")
         for v in vs:
             m.AddImplication(v, used)
@@ -287,8 +289,8 @@ def solve_packing(board: PackingBoard, links: list[tuple[Hex, Hex]], objective: 
 
 
 def pack_paths(board: PackingBoard, links: list[tuple[Hex, Hex]], deterministic_time: float = 10.0,
-               tile_exists=None, budgets: tuple = (), optional: frozenset = frozenset(), join: tuple = ()
-               ) -> dict[tuple[Hex, Hex], list[Hex]] | None:
+               tile_exists=None, budgets: tuple = (), optional: frozenset = frozenset(), join: tuple = (),
+               single: frozenset = frozenset()) -> dict[tuple[Hex, Hex], list[Hex]] | None:
     """Cheapest track found for the links, one chain each (stop, hexes..., stop), or None.
 
     For the plan side only (a proposal the referee then judges): the chains of a solution, with
@@ -296,7 +298,7 @@ def pack_paths(board: PackingBoard, links: list[tuple[Hex, Hex]], deterministic_
     if not links:
         return {}
     m, x = build_packing(board, links, "cost", tile_exists=tile_exists, budgets=budgets, once=True,
-                         optional=optional, join=join)
+                         optional=optional, join=join, single=single)
     solver = cp_model.CpSolver()
     solver.parameters.num_workers = 1
     solver.parameters.max_deterministic_time = deterministic_time

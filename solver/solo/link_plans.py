@@ -15,10 +15,12 @@ says it clears.
 from __future__ import annotations
 
 from solver.engine.plan import Plan, RoundPlan, replay
+from solver.engine.track_tiles import complex_kind
 from solver.solo.link_search import LinkBounds, Pos, first_use, round_limits, tile_exists
 from models.link_packing import PackingBoard, pack_paths
 
 OPTIONAL_HEXES = 2  # the decoder's extra links for the clear: pairs whose cheapest link alone needs at most this many
+DECODE_TRIES = 3    # packings the general decoder tries (each makes more shared hexes single)
 HEXES_TIME = 60.0   # deterministic time of the general decoder's packing (a larger model: every candidate link)
 
 
@@ -125,80 +127,120 @@ def _decode_hexes(state0, instance, difficulty, setup, pattern: list, bounds: Li
     limits = round_limits(state0, pattern)
     budgets = tuple(([i for i, p in enumerate(pairs) if due[p] <= r], sum(limits[:r]))
                     for r in range(1, len(pattern) + 1))
-    chains = pack_paths(bounds.board, pairs, deterministic_time,
-                        tile_exists=tile_exists if bounds.board.two_tracks else None, budgets=budgets,
-                        optional=frozenset(range(len(required), len(pairs))), join=tuple(ruins))
-    if chains is None:
-        return None, ("no track found for the abstract clear: its links with tiles of the tile set, each "
-                      "round's links within the tiles laid by then, a network joining every ruin")
-    builds, why = _schedule(state0, pattern, chains, due, limits)
-    if builds is None:
-        return None, why
-    return _with_shares(instance, difficulty, setup, state0, _rounds(state0, pattern, builds))
+    single: frozenset = frozenset()
+    for _ in range(DECODE_TRIES):
+        chains = pack_paths(bounds.board, pairs, deterministic_time,
+                            tile_exists=tile_exists if bounds.board.two_tracks else None, budgets=budgets,
+                            optional=frozenset(range(len(required), len(pairs))), join=tuple(ruins), single=single)
+        if chains is None:
+            return None, ("no track found for the abstract clear: its links with tiles of the tile set, each "
+                          "round's links within the tiles laid by then, a network joining every ruin")
+        builds, why = _schedule(state0, pattern, chains, due, limits)
+        if builds is not None:
+            return _with_shares(instance, difficulty, setup, state0, _rounds(state0, pattern, builds))
+        # a hex shared by links due in different rounds, not as a crossing, pulls the later link's track
+        # forward (both tracks of a complex tile are laid at once): try again with such hexes single
+        shared = {}
+        for p, c in chains.items():
+            for i in range(1, len(c) - 1):
+                shared.setdefault(c[i], []).append(((c[i - 1], c[i + 1]), due[p]))
+        more = {h for h, t in shared.items() if len(t) == 2 and t[0][1] != t[1][1]
+                and complex_kind(h, t[0][0], t[1][0])[0] != "crossing"}
+        if not more - single:
+            break
+        single |= more
+    return None, why
 
 
 def _schedule(state0, pattern: list, chains: dict, due: dict, limits: list) -> tuple[list | None, str]:
     """Each round's tile placements: as few and as late as the tile limits allow, every track joined to a
-    stop or to track laid before it (the rule a placement must meet), a shared hex's two tracks at once."""
+    stop or to track laid before it (the rule a placement must meet). A hex with two tracks is one
+    placement when they are a non-crossing pair; a crossing may be laid as its earlier straight and
+    upgraded when the other is due (base rules: 'Upgrading a simple tile to a crossing: $3')."""
     board = state0.board
-    tracks: dict = {}      # hex -> its tracks (side, side), in chain order
-    order: dict = {}       # hex -> position in the laying preference (chain, index)
+    on_hex: dict = {}      # hex -> [(track, pair)]
     direct = []            # pairs joined by a town tile's own track alone
-    for n, p in enumerate(sorted(chains)):
+    for p in sorted(chains):
         c = chains[p]
         if len(c) == 2:
             direct.append(p)
         for i in range(1, len(c) - 1):
-            tracks.setdefault(c[i], []).append((c[i - 1], c[i + 1]))
-            order.setdefault(c[i], (n, i))
-    deadline = {h: len(pattern) for h in tracks}
+            on_hex.setdefault(c[i], []).append(((c[i - 1], c[i + 1]), p))
+    # items: (hex, part) -> tracks laid together; part 1 is the upgrade of a crossing
+    items: dict = {}
+    item_of: dict = {}     # (hex, pair) -> item
+    for h, tracks in on_hex.items():
+        if (len(tracks) == 2 and complex_kind(h, tracks[0][0], tracks[1][0])[0] == "crossing"
+                and due[tracks[0][1]] != due[tracks[1][1]]):
+            first, second = sorted(tracks, key=lambda t: (due[t[1]], t[1]))
+            items[h, 0], items[h, 1] = [first[0]], [second[0]]
+            item_of[h, first[1]], item_of[h, second[1]] = (h, 0), (h, 1)
+        else:
+            items[h, 0] = [t for t, _ in tracks]
+            for _, p in tracks:
+                item_of[h, p] = (h, 0)
+    deadline = {k: len(pattern) for k in items}
     for p, c in chains.items():
         for h in c[1:-1]:
-            deadline[h] = min(deadline[h], due[p])
-    # a hex due by round d needs, on each of its chains, the hexes toward the nearer end laid by d too
+            deadline[item_of[h, p]] = min(deadline[item_of[h, p]], due[p])
+    # an item due by round d needs, on each of its chains, the items toward the nearer end laid by d too
     changed = True
     while changed:
         changed = False
+        for k in items:
+            if k[1] == 1 and deadline[k[0], 0] > deadline[k]:
+                deadline[k[0], 0] = deadline[k]   # an upgrade needs the tile under it
+                changed = True
         for p, c in chains.items():
-            inner = c[1:-1]
-            for i, h in enumerate(inner):
-                side = inner[:i] if i <= len(inner) - 1 - i else inner[i + 1:]
-                for g in side:
-                    if deadline[g] > deadline[h]:
-                        deadline[g] = deadline[h]
+            inner = [item_of[h, p] for h in c[1:-1]]
+            for i, k in enumerate(inner):
+                for g in (inner[:i] if i <= len(inner) - 1 - i else inner[i + 1:]):
+                    if deadline[g] > deadline[k]:
+                        deadline[g] = deadline[k]
                         changed = True
+    order = {k: n for n, k in enumerate(sorted(items, key=lambda k: (k[1], str(k[0]))))}
+    laid: dict = {}        # hex -> tracks laid on it
+
+    def joinable(h, track):
+        return any(board.is_stop(side) or any(h in t for t in laid.get(side, ())) for side in track)
+
+    def ready(k):
+        h, part = k
+        if part == 1 and h not in laid:
+            return False
+        return all(joinable(h, t) for t in items[k])
+
     cities = [{town for town, _ in pos.cities} for _, pos in pattern]
-    laid: set = set()
+    done: set = set()
     builds = []
     for r in range(1, len(pattern) + 1):
         cap = limits[r - 1]
-        later = 0
         need = 0
         for q in range(len(pattern), r - 1, -1):   # tiles this round so that later rounds can keep up
-            left = sum(1 for h in tracks if h not in laid and deadline[h] <= q)
-            later = sum(limits[r:q])
-            need = max(need, left - later)
+            left = sum(1 for k in items if k not in done and deadline[k] <= q)
+            need = max(need, left - sum(limits[r:q]))
         steps = [f"town {a if a in board.towns else b} {b if a in board.towns else a}"
                  for a, b in direct if due[(a, b)] == r]
         used = len(steps)
         touched: set = set()
-        while True:
-            if used >= need and not any(h not in laid and deadline[h] <= r for h in tracks):
-                break
-            ready = sorted((h for h in tracks if h not in laid and all(
-                any(board.is_stop(s) or (s in laid and any(h in t for t in tracks[s])) for s in t)
-                for t in tracks[h])), key=lambda h: (deadline[h], order[h]))
-            if not ready:
+        while used < need or any(k not in done and deadline[k] <= r for k in items):
+            choice = sorted((k for k in items if k not in done and ready(k)), key=lambda k: (deadline[k], order[k]))
+            if not choice:
                 return None, f"round {r}: no remaining tile can be joined to a stop or to laid track"
-            h = ready[0]
-            towns = {s for t in tracks[h] for s in t if s in board.towns and s not in cities[r - 1]} - touched
+            k = choice[0]
+            h, part = k
+            towns = {s for t in items[k] for s in t if s in board.towns and s not in cities[r - 1]} - touched
             if used + 1 + len(towns) > cap:
                 return None, f"round {r}: the tile limit ({cap}) cannot lay the track due by then"
             used += 1 + len(towns)
             touched |= towns
-            laid.add(h)
-            (a, b), *more = tracks[h]
-            steps.append(f"tile {h} {a} {b}" + (f" + {more[0][0]} {more[0][1]}" if more else ""))
+            done.add(k)
+            laid.setdefault(h, []).extend(items[k])
+            (a, b), *more = items[k]
+            if part == 1:
+                steps.append(f"upgrade {h} {a} {b}")
+            else:
+                steps.append(f"tile {h} {a} {b}" + (f" + {more[0][0]} {more[0][1]}" if more else ""))
         builds.append(steps)
     return builds, ""
 
