@@ -244,3 +244,21 @@ def test_batch_solve_passes_prove_into_the_solve_params(monkeypatch, module, boa
     assert seen[0].prove and seen[0].prove_time == 3.0 and "verdict" in record
     module.batch_solve(diff, 1, 20, instance=str(INSTANCES / "tiny" / board))
     assert seen[1] == SolveParams()  # without prove: the default parameters, as before
+
+
+def test_the_deep_mode_settles_boards_only_complex_tiles_can_join():
+    # the beam lays simple tiles only, so without the deep mode both answers are UNKNOWN; the deep mode
+    # proves the curved crossing impossible and lays the straight crossing through the link search's plan side
+    deep = dataclasses.replace(PARAMS, prove=True, prove_time=5.0)
+    red = {H("A2"): ["red", "red"]}
+    for board, truth in (("tiny-crossing.toml", 1), ("tiny-crossing-curve.toml", None)):
+        inst = instance(f"tiny/{board}")
+        assert earliest_clear(GameState.new(inst, red, Rules())).earliest == truth
+        assert easter_island.analyse(inst, "easy", red, Rules(), params=PARAMS).verdict == "unknown"
+        answer = easter_island.analyse(inst, "easy", red, Rules(), params=deep)
+        assert answer.search["proof_source"] == "link search" or answer.min_rounds_proved
+        if truth is None:
+            assert answer.verdict == "not clearable"
+        else:
+            assert answer.verdict == "clearable" and answer.upper_bound == truth and answer.min_rounds_proved
+            assert any(" + " in step for step in answer.plan.rounds[0].build)   # the crossing, one placement

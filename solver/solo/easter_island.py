@@ -424,9 +424,13 @@ def analyse(instance: Instance, difficulty: str, setup: Setup, rules: Rules = Ru
         answer.search.update(proof_source=bound.source, proofs=position.asked)
         return answer
     if cost_net.status == "infeasible":  # complex tiles on: only a network with a complex tile can join them
-        return Answer("unknown", "no network of simple tiles joins all ruins and the planner lays simple tiles "
-                      "only; one with complex tiles may", limit, lower, None, False, network=cost_net,
-                      network_label=label, bound_reasons=reasons, seconds=time.monotonic() - t0)
+        answer = Answer("unknown", "no network of simple tiles joins all ruins and the planner lays simple tiles "
+                        "only; one with complex tiles may", limit, lower, None, False, network=cost_net,
+                        network_label=label, bound_reasons=reasons)
+        if relax and params.prove:  # the deep mode: the engines, and the link search's plan side, lay complex tiles
+            _complex_only(answer, instance, difficulty, setup, state0, position, bound, limit, start)
+        answer.seconds = time.monotonic() - t0
+        return answer
     # The planner's networks need not be proven cheapest: a few seconds per candidate town.
     targets = target_networks(instance, goods, min(5.0, max(0.5, time_limit / 12)), base=cost_net)
     deadline = t0 + time_limit
@@ -593,6 +597,35 @@ def analyse(instance: Instance, difficulty: str, setup: Setup, rules: Rules = Ru
         answer.search["prove_time"] = params.prove_time  # the deep mode
     answer.seconds = time.monotonic() - t0
     return answer
+
+
+def _complex_only(answer: Answer, instance: Instance, difficulty: str, setup: Setup, state0, position, bound,
+                  limit: int, start) -> None:
+    """Deep mode where only complex tiles can join the ruins (the beam lays simple tiles): the proof engines
+    settle "not clearable", or the link search's decoded plan, replayed by the referee, clears."""
+    bound = raise_bound(answer, position, bound, limit)
+    answer.lower_bound = bound.lower
+    if bound.lower > limit:
+        answer.verdict = "not clearable"
+        answer.impossible.append(bound.proof.detail)
+        answer.verdict_proof = f"proof by the {bound.source} engine: no legal play clears by round {limit}, the round limit"
+    elif start is None:
+        def accept(found, source: str) -> bool:
+            plan = Plan(instance.board.name, difficulty, state0.rules, setup, found.rounds, round_limit=limit)
+            check = replay(instance, plan)  # the referee, not the decoder, says whether it clears
+            if check.error is not None or check.state.cleared_round is None or answer.plan is not None:
+                return False
+            answer.plan, answer.end_state = plan, check.state.summary()
+            answer.upper_bound = check.state.cleared_round
+            answer.search["plan_source"] = source
+            answer.verdict = "clearable"
+            answer.verdict_proof = f"a plan clears it in round {answer.upper_bound}, replayed by the referee"
+            answer.min_rounds_proved = answer.upper_bound == bound.lower
+            return True
+        _decoded(answer, instance, difficulty, setup, state0, bound, accept)
+    answer.search["proof_source"] = (bound.source if (answer.min_rounds_proved or answer.verdict == "not clearable")
+                                     else None)
+    answer.search["proofs"] = position.asked
 
 
 def _decoded(answer: Answer, instance: Instance, difficulty: str, setup: Setup, state0, bound, accept) -> None:
