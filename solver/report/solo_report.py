@@ -112,7 +112,7 @@ def headline(data: dict) -> str:
     """The answer in one line: the verdict, the rounds with their proof status, the plan's shares and cash."""
     limit = data["round_limit"]
     if data["verdict"] == "not clearable":
-        return f"Answer: NOT CLEARABLE within {limit} rounds (proved: {_proof_name(data)})"
+        return f"Answer: NOT CLEARABLE within {plural(limit, 'round')} (proved: {_proof_name(data)})"
     if data["verdict"] == "clearable":
         rounds = (f"in {data['min_rounds']} rounds, the proved minimum ({_proof_name(data)})"
                   if data["min_rounds_proved"] else
@@ -120,8 +120,8 @@ def headline(data: dict) -> str:
                   f"{data['rounds_lower_bound']})")
         return (f"Answer: CLEARABLE {rounds}; the plan issues {plural(data['plan_shares'], 'share')} in all and ends "
                 f"with {money(data['plan_cash'])}")
-    return (f"Answer: UNKNOWN within {limit} rounds: no plan found and no proof that none exists (at least "
-            f"{data['rounds_lower_bound']} rounds are needed)")
+    return (f"Answer: UNKNOWN within {plural(limit, 'round')}: no plan found and no proof that none exists "
+            f"(at least {plural(data['rounds_lower_bound'], 'round')} needed)")
 
 
 def _proof_name(data: dict) -> str:
@@ -165,7 +165,7 @@ def answer_text(data: dict, instance: Instance, rules, verbose: bool = False, ex
         L.append(f"Stopped by the wall-clock cap ({cap['seconds']:g} s, from --time-limit) before the work budgets "
                  "were spent: this answer is what was found and proved by then, and another run may find more.")
     L.append("")
-    L.append(f"Verdict within {data['round_limit']} rounds: {data['verdict'].upper()}")
+    L.append(f"Verdict within {plural(data['round_limit'], 'round')}: {data['verdict'].upper()}")
     L.append(f"  because {_plain(data['verdict_proof'])}")
     for reason in data["impossible"]:
         L.append(f"  - {_plain(reason)}")

@@ -586,10 +586,10 @@ def analyse(instance: Instance, difficulty: str, setup: Setup, rules: Rules = Ru
         answer.impossible.append(bound.proof.detail)
         answer.verdict_proof = f"proof by the {bound.source} engine: no legal play clears by round {limit}, the round limit"
     if answer.verdict == "unknown":
-        answer.verdict_proof = (f"no plan found within {limit} rounds by the search ("
+        answer.verdict_proof = (f"no plan found within {limit} round{'' if limit == 1 else 's'} by the search ("
                                 + (f"budget {budget} round plans" if budget is not None else
                                    f"time limit {time_limit:g} s") + f", beam {beam_width}); at least {lower} "
-                                "rounds are needed")
+                                + ("round is needed" if lower == 1 else "rounds are needed"))
     answer.search["proof_source"] = (bound.source if (answer.min_rounds_proved or answer.verdict == "not clearable")
                                      else None)
     answer.search["proofs"] = position.asked

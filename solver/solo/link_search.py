@@ -577,7 +577,7 @@ def prove_by(state, last_round: int, work: int = 200_000, packing_time: float = 
         if not rose:
             return Verdict("no clear", f"no abstract play clears by round {last_round} (link search, {nodes} "
                                        "positions; link sets priced by per-link and hex packing bounds"
-                                       + (f"; {len(nogoods)} abstract clears refuted round by round" if nogoods
+                                       + (f"; {len(nogoods)} abstract clear{'' if len(nogoods) == 1 else 's'} refuted round by round" if nogoods
                                           else "") + ")", nodes, refuted=len(nogoods))
 
 

@@ -525,7 +525,7 @@ def analyse(instance: Instance, difficulty: str, setup: Setup, rules: Rules = Ru
         answer.verdict_proof = (f"proof by the {bound.source} engine: no legal play feeds every area by round {limit}, "
                                 "the round limit")
     else:
-        answer.verdict_proof = (f"no plan found within {limit} rounds by the search ("
+        answer.verdict_proof = (f"no plan found within {limit} round{'' if limit == 1 else 's'} by the search ("
                                 + (f"budget {budget} round plans" if budget is not None else
                                    f"time limit {time_limit:g} s") + f", beam up to {beam_width}); at least "
                                 f"{lower} rounds are needed")
