@@ -8,7 +8,7 @@ Default setups: every row of results/easter-island.csv and results/easter-island
 proof is "unknown". For each, `prove_by(state, lower bound)` (solver/solo/link_search.py) answers
 "no clear" (proved: the minimum is above the bound), "may clear" (an abstract play survives exact
 pricing; the plan side then tries to decode it: column `decoded`), or "open" (work or packing time ran
-out). Reproducible: the search is deterministic, CP-SAT runs one worker with deterministic time limits.
+out); `refuted` counts the abstract clears the search refuted round by round (its nogoods) on the way. Reproducible: the search is deterministic, CP-SAT runs one worker with deterministic time limits.
 Rows are appended as they finish (a killed run keeps them; rerun with the missing setups).
 """
 from __future__ import annotations
