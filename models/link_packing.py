@@ -81,7 +81,7 @@ def build_packing(board: PackingBoard, links: list[tuple[Hex, Hex]], objective: 
     `tile_exists(hex, sides, sides)`: two chains share a hex only where the caller's tile set (the
     engine's, solver/engine/track_tiles.py) has such a complex tile (point 7; still a relaxation).
     `budgets`, (link indices, n): the chains of those links together use at most n new hexes (true of
-    real track when those links were all complete after n tile placements: see link_search.pattern_fits).
+    real track when those links were all complete after n tile placements: see link_search._fits).
     Plan side only (RESTRICTIONS, never used for a bound): `once`, each chain passes a hex at most once;
     `optional` (link indices): those links may be left out; `join`: the links built join these stops;
     `single`: hexes that may hold one track only."""

@@ -569,10 +569,8 @@ def analyse(instance: Instance, difficulty: str, setup: Setup, rules: Rules = Ru
         answer.search["round_plans_tried"] += planner.explored
         if found is not None:
             accept(found)
+    _settle(answer, bound, limit)
     if answer.plan is not None:
-        answer.verdict = "clearable"
-        answer.verdict_proof = f"a plan clears it in round {answer.upper_bound}, replayed by the referee"
-        answer.min_rounds_proved = answer.upper_bound == lower
         if answer.min_rounds_proved and relax:
             _shares_bounds(answer, position, params)
             shares = answer.search["shares"]
@@ -581,17 +579,11 @@ def analyse(instance: Instance, difficulty: str, setup: Setup, rules: Rules = Ru
                 # (results/shares-probe.csv), then the plan's side of the bounds again
                 _restricted(answer, state0, answer.upper_bound, params.for_shares(), start, accept, focus=True)
                 _shares_bounds(answer, position, params)
-    elif lower > limit:
-        answer.verdict = "not clearable"
-        answer.impossible.append(bound.proof.detail)
-        answer.verdict_proof = f"proof by the {bound.source} engine: no legal play clears by round {limit}, the round limit"
     if answer.verdict == "unknown":
         answer.verdict_proof = (f"no plan found within {limit} round{'' if limit == 1 else 's'} by the search ("
                                 + (f"budget {budget} round plans" if budget is not None else
                                    f"time limit {time_limit:g} s") + f", beam {beam_width}); at least {lower} "
                                 + ("round is needed" if lower == 1 else "rounds are needed"))
-    answer.search["proof_source"] = (bound.source if (answer.min_rounds_proved or answer.verdict == "not clearable")
-                                     else None)
     answer.search["proofs"] = position.asked
     if params.prove:
         answer.search["prove_time"] = params.prove_time  # the deep mode
@@ -605,11 +597,7 @@ def _complex_only(answer: Answer, instance: Instance, difficulty: str, setup: Se
     settle "not clearable", or the link search's decoded plan, replayed by the referee, clears."""
     bound = raise_bound(answer, position, bound, limit)
     answer.lower_bound = bound.lower
-    if bound.lower > limit:
-        answer.verdict = "not clearable"
-        answer.impossible.append(bound.proof.detail)
-        answer.verdict_proof = f"proof by the {bound.source} engine: no legal play clears by round {limit}, the round limit"
-    elif start is None:
+    if bound.lower <= limit and start is None:
         def accept(found, source: str) -> bool:
             plan = Plan(instance.board.name, difficulty, state0.rules, setup, found.rounds, round_limit=limit)
             check = replay(instance, plan)  # the referee, not the decoder, says whether it clears
@@ -618,14 +606,25 @@ def _complex_only(answer: Answer, instance: Instance, difficulty: str, setup: Se
             answer.plan, answer.end_state = plan, check.state.summary()
             answer.upper_bound = check.state.cleared_round
             answer.search["plan_source"] = source
-            answer.verdict = "clearable"
-            answer.verdict_proof = f"a plan clears it in round {answer.upper_bound}, replayed by the referee"
-            answer.min_rounds_proved = answer.upper_bound == bound.lower
             return True
         _decoded(answer, instance, difficulty, setup, state0, bound, accept)
+    _settle(answer, bound, limit)
+    answer.search["proofs"] = position.asked
+
+
+def _settle(answer: Answer, bound, limit: int) -> None:
+    """The verdict from the referee-checked plan (clearable; minimum proved when it meets the bound) or from
+    a bound past the round limit (not clearable), and the engine that proved it."""
+    if answer.plan is not None:
+        answer.verdict = "clearable"
+        answer.verdict_proof = f"a plan clears it in round {answer.upper_bound}, replayed by the referee"
+        answer.min_rounds_proved = answer.upper_bound == bound.lower
+    elif bound.lower > limit:
+        answer.verdict = "not clearable"
+        answer.impossible.append(bound.proof.detail)
+        answer.verdict_proof = f"proof by the {bound.source} engine: no legal play clears by round {limit}, the round limit"
     answer.search["proof_source"] = (bound.source if (answer.min_rounds_proved or answer.verdict == "not clearable")
                                      else None)
-    answer.search["proofs"] = position.asked
 
 
 def _decoded(answer: Answer, instance: Instance, difficulty: str, setup: Setup, state0, bound, accept) -> None:

@@ -633,22 +633,15 @@ def _fits(state, bounds: LinkBounds, due: dict, budgets: tuple, connect: bool) -
 
 
 def refute(state, pattern: list, bounds: LinkBounds) -> Nogood | None:
-    """Point 7's counterexample step: if no track follows this abstract clear round by round, a nogood
-    that also refutes every history at least as tight: the first round whose prefix already fails (or the
-    whole clear with its network), then each pair dropped while the rest still fails."""
+    """Point 7's counterexample step: if no track follows this abstract clear with its network joining every
+    ruin, a nogood that also refutes every history at least as tight: each pair dropped, then each round's
+    budget dropped or raised, while the rest still fails. (Its prefixes without the network were already
+    checked by the search, `_Game._dead`, when each added a link.)"""
     due = first_use(pattern)
     budgets = _allowances(state, pattern)
-    core = None
-    for r in range(1, len(pattern) + 1):
-        prefix = {p: d for p, d in due.items() if d <= r}
-        if prefix and _fits(state, bounds, prefix, budgets[:r], False) == "infeasible":
-            core = (prefix, budgets[:r], False)
-            break
-    if core is None:
-        if _fits(state, bounds, due, budgets, True) != "infeasible":
-            return None
-        core = (due, budgets, True)
-    pairs, upto, connect = core
+    if _fits(state, bounds, due, budgets, True) != "infeasible":
+        return None
+    pairs, upto, connect = due, budgets, True
     for p in sorted(pairs, key=lambda q: (-pairs[q], q)):   # the latest pairs first: drop what is not needed
         smaller = {q: d for q, d in pairs.items() if q != p}
         if (smaller or connect) and _fits(state, bounds, smaller, upto, connect) == "infeasible":
