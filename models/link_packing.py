@@ -23,7 +23,12 @@ stop it reaches). Set x[e, u, v] = 1 for each step of pair e's chain. Then
    Town-tile fees are left out (they are >= 0).
 So the real track is a solution of the model and its real count or cost is >= the model's objective;
 6. with `connect`: the real network joins those stops; see build_packing;
-7. with `tile_exists`: two tracks on one hex form a tile of the tile set; see _tile_shapes.
+7. with `tile_exists`: two tracks on one hex form a tile of the tile set; see _tile_shapes;
+8. with `order` and `budgets`: a hex two chains share was laid by the earlier chain's round, and with
+   it the later chain's track to one of its ends (unless a crossing laid in two placements); see
+   _laid_prefixes;
+9. with `town_tiles` and `budgets`: a town still a town that a link reaches costs a tile more (the town
+   tile) by that link's round; see _towns_reached.
 the model's proven optimum (OPTIMAL) or its proven objective bound is a lower bound. Detached cycles
 of flow only add cost and are not excluded: still a relaxation.
 """
@@ -68,7 +73,9 @@ class PackingBoard:
 
 def build_packing(board: PackingBoard, links: list[tuple[Hex, Hex]], objective: str,
                   connect: tuple = (), tile_exists=None, budgets: tuple = (), once: bool = False,
-                  optional: frozenset = frozenset(), join: tuple = (), single: frozenset = frozenset()
+                  optional: frozenset = frozenset(), join: tuple = (), due: tuple = (), crossing=None,
+                  order: tuple = (), upgrade_counts: bool = True, notes: dict | None = None,
+                  town_tiles: dict | None = None, connect_by: int | None = None
                   ) -> tuple[cp_model.CpModel, dict]:
     """One model: every pair in `links` joined by its own chain of track; objective 'tiles' or 'cost'.
 
@@ -80,11 +87,15 @@ def build_packing(board: PackingBoard, links: list[tuple[Hex, Hex]], objective: 
 
     `tile_exists(hex, sides, sides)`: two chains share a hex only where the caller's tile set (the
     engine's, solver/engine/track_tiles.py) has such a complex tile (point 7; still a relaxation).
-    `budgets`, (link indices, n): the chains of those links together use at most n new hexes (true of
-    real track when those links were all complete after n tile placements: see link_search._fits).
+    `budgets`, (link indices, n, round): the chains of those links together use at most n new hexes
+    (true of real track when those links were all complete after n tile placements, by that round: see
+    link_search._fits); from round `connect_by` on, with the rest of the network too (it joins the
+    `connect` stops by then). `order` (a round per link, with `crossing`): point 8. `town_tiles` (town -> its
+    last round as a town): point 9.
     Plan side only (RESTRICTIONS, never used for a bound): `once`, each chain passes a hex at most once;
     `optional` (link indices): those links may be left out; `join`: the links built join these stops;
-    `single`: hexes that may hold one track only."""
+    `due` (a round per link) with `crossing(hex, sides, sides)`: the laying order of _laying_order, and a
+    crossing of links due in different rounds counts two placements in the budgets (straight, upgrade)."""
     m = cp_model.CpModel()
     x: dict = {}
     visits: dict = {h: [] for h in board.cost}
@@ -124,19 +135,6 @@ def build_packing(board: PackingBoard, links: list[tuple[Hex, Hex]], objective: 
             net = (sum(f for (i, u, v), f in flow.items() if v == node)
                    - sum(f for (i, u, v), f in flow.items() if u == node))
             m.Add(net == (-cap if node == join[0] else 1 if node in join else 0))
-    for group, most in budgets:
-        # the links due by a round fit in the tiles laid up to it
-        hexes = {}
-        for (i, u, v), var in x.items():
-            if i in group and v in board.cost and v not in board.old:
-                hexes.setdefault(v, []).append(var)
-        used = []
-        for h, vs in hexes.items():
-            u = m.NewBoolVar(f"budget_{len(budgets)}_{h}")
-            for v in vs:
-                m.AddImplication(v, u)
-            used.append(u)
-        m.Add(sum(used) <= most)
     extra: dict = {}
     if connect:
         # point 6: the rest of the network, as directed steps of track that enter and leave each hex
@@ -158,10 +156,39 @@ def build_packing(board: PackingBoard, links: list[tuple[Hex, Hex]], objective: 
             outs = [v for (a, b), v in extra.items() if a == h]
             m.Add(sum(ins) == sum(outs))
             visits[h].extend(ins)
+    upgrades: list = []
+    laid_by: list = []
     if tile_exists is not None:
         steps = dict(x)
         steps.update({("rest", u, v): var for (u, v), var in extra.items()})
-        _tile_shapes(m, board, steps, tile_exists, once)
+        on_hex = _tile_shapes(m, board, steps, tile_exists, once)
+        if due:
+            for h, chains in on_hex.items():
+                _laying_order(m, h, chains, due, crossing, upgrades)
+        if order:
+            laid_by = _laid_prefixes(m, board, x, on_hex, order, crossing, upgrade_counts, upgrades)
+    for group, most, by in budgets:
+        # the links due by a round fit in the tiles laid up to it
+        hexes = {}
+        for (i, u, v), var in x.items():
+            if i in group and v in board.cost and v not in board.old:
+                hexes.setdefault(v, []).append(var)
+        for var, v, a, _ in laid_by:
+            if a <= by:
+                hexes.setdefault(v, []).append(var)   # point 8: laid by round a
+        if connect_by is not None and by >= connect_by:
+            for (u, v), var in extra.items():
+                if v in board.cost and v not in board.old:
+                    hexes.setdefault(v, []).append(var)   # point 6: the rest of the network, by connect_by
+        used = []
+        for h, vs in hexes.items():
+            u = m.NewBoolVar(f"budget_{len(budgets)}_{h}")
+            for v in vs:
+                m.AddImplication(v, u)
+            used.append(u)
+        # an upgrade is a placement of its own (plan side; point 8 for a crossing laid in two steps)
+        m.Add(sum(used) + sum(u for u, i, j, _ in upgrades if i in group and j in group)
+              + sum(_towns_reached(m, board, x, laid_by, budgets, by, town_tiles or {})) <= most)
     for side, uses in side_use.items():
         if any(h in board.old for h in side):
             continue
@@ -171,8 +198,8 @@ def build_packing(board: PackingBoard, links: list[tuple[Hex, Hex]], objective: 
     for h, vs in visits.items():
         if not vs or h in board.old:
             continue
-        # point 3: at most two tracks a hex (one without complex tiles; plan side: one on `single` hexes)
-        m.Add(sum(vs) <= (2 if board.two_tracks and h not in single else 1))
+        # point 3: at most two tracks a hex (one without complex tiles)
+        m.Add(sum(vs) <= (2 if board.two_tracks else 1))
         used = m.NewBoolVar(f"used_{h}")
         for v in vs:
             m.AddImplication(v, used)
@@ -184,11 +211,13 @@ def build_packing(board: PackingBoard, links: list[tuple[Hex, Hex]], objective: 
             terms.append(board.cost[h] * used + two)  # point 5: terrain, +$1 for a second track
     if connect:
         _connected(m, board, connect, x, extra)
+    if notes is not None:
+        notes.update(laid_by=laid_by, upgrades=upgrades)
     m.Minimize(sum(terms))
     return m, x
 
 
-def _tile_shapes(m, board: PackingBoard, steps: dict, tile_exists, once: bool) -> None:
+def _tile_shapes(m, board: PackingBoard, steps: dict, tile_exists, once: bool) -> dict:
     """Point 7: two tracks share a hex only as a tile of the tile set.
 
     For the bound (once=False): if two different chains i and j pass a hex, the hex holds at most two
@@ -198,7 +227,8 @@ def _tile_shapes(m, board: PackingBoard, steps: dict, tile_exists, once: bool) -
     real track satisfies it (a chain that passes a hex twice is left free: permissive). The rest of the
     network (`connect`, chain "rest") counts as one more chain: where a chain passes a hex, the rest has
     at most one track there, entered on one side and left on the other.
-    For the plan side (once=True, a restriction) each chain also passes a hex at most once."""
+    For the plan side (once=True, a restriction) each chain also passes a hex at most once.
+    Returns, per hex, the chains that may pass it with their track indicators {sides: T}."""
     mine: dict = {}    # (chain, hex) -> {sides: T}
     by_chain: dict = {}
     for (i, u, v), var in steps.items():
@@ -242,6 +272,133 @@ def _tile_shapes(m, board: PackingBoard, steps: dict, tile_exists, once: bool) -
                     if rest:
                         # point 7: chain i's track s1 and another chain's track s2 make no tile
                         m.Add(t + sum(rest) <= 1)
+    return on_hex
+
+
+def _laying_order(m, h, chains: list, due: tuple, crossing, upgrades: list) -> None:
+    """Plan side (a restriction): chains due in different rounds share hex h only as a crossing.
+
+    A non-crossing pair is one placement and the engine upgrades only a straight (to a crossing), so
+    sharing one between links due in different rounds would lay the later link's track, and the track
+    joining it, by the earlier round; a crossing can be the earlier straight and an upgrade later,
+    each such upgrade an (indicator, i, j, hex) in `upgrades` for the budgets."""
+    for n, (i, tracks_i) in enumerate(chains):
+        for j, tracks_j in chains[n + 1:]:
+            if "rest" in (i, j) or due[i] == due[j]:
+                continue
+            for s1, ti in tracks_i.items():
+                for s2, tj in tracks_j.items():
+                    if set(s1) & set(s2):
+                        continue
+                    if crossing(h, tuple(s1), tuple(s2)):
+                        u = m.NewBoolVar(f"upgrade_{h}_{i}_{j}")
+                        m.Add(u >= ti + tj - 1)
+                        upgrades.append((u, i, j, h))
+                    else:
+                        m.Add(ti + tj <= 1)
+
+
+def _laid_prefixes(m, board: PackingBoard, x: dict, on_hex: dict, order: tuple, crossing,
+                   upgrade_counts: bool, upgrades: list) -> list:
+    """Point 8 (a relaxation): what the laying order of a shared hex says about the budgets.
+
+    Two chains i, j (order[i] < order[j]) pass a hex h as the two tracks of one tile. A non-crossing
+    pair is placed at once (the engine upgrades only a straight, to a crossing), no later than round
+    order[i] (i's link is complete by then: see link_search._fits); a crossing is placed at once too, or
+    as a straight and an upgrade, two placements by round order[j] (when an upgrade counts as a tile).
+    A track placed at once with the tile must be joined to a stop or to track (the engine's join rule,
+    for each track of a tile): its neighbour across one of its sides holds a stop, or track on that
+    side, which is j's own next track (a hexside carries one track); that track was laid earlier, and
+    joined the same way on its far side, so by induction j's chain from h to one of its ends is laid by
+    round order[i]. Hence the labels: back[j, a, v] (toward j's first stop) and fwd[j, a, v] (toward its
+    last) on v ... h, each such hex holding a tile placed by round a; a label steps on along j's chain
+    unless j passes the hex twice (then which track comes first is unknown: it stops, permissive), and
+    never into track already on the board. Returned: (label, hex, a, j) for the budgets of rounds >= a."""
+    into: dict = {}
+    out_of: dict = {}
+    for (i, u, v), var in x.items():
+        into.setdefault((i, v), []).append((u, var))
+        out_of.setdefault((i, u), []).append((v, var))
+    free = {h for h in board.cost if h not in board.old}
+    labels: dict = {}
+    twice: dict = {}
+    out: list = []
+
+    def passes_twice(j, v):
+        if (j, v) not in twice:
+            t = twice[j, v] = m.NewBoolVar(f"twice_{j}_{v}")
+            n = sum(var for _, var in into.get((j, v), []))
+            m.Add(n >= 2).OnlyEnforceIf(t)
+            m.Add(n <= 1).OnlyEnforceIf(t.Not())
+        return twice[j, v]
+
+    def prefix(j, a, toward) -> dict:
+        """The labels of chain j laid by round a toward one end ('back' or 'fwd'), made on first use."""
+        key = (j, a, toward)
+        if key in labels:
+            return labels[key]
+        lab = labels[key] = {v: m.NewBoolVar(f"laid_{j}_{a}_{toward}_{v}") for v in free
+                             if into.get((j, v))}
+        for v, var in lab.items():
+            out.append((var, v, a, j))
+            steps = into.get((j, v), []) if toward == "back" else out_of.get((j, v), [])
+            for u, arc in steps:
+                if u in lab:
+                    # the track next along j's chain toward that end was laid before it
+                    m.AddBoolOr([lab[u], arc.Not(), var.Not(), passes_twice(j, v)])
+        return lab
+
+    for h, chains in on_hex.items():
+        ints = [(i, t) for i, t in chains if i != "rest"]
+        for n, (i, tracks_i) in enumerate(ints):
+            for j, tracks_j in ints[n + 1:]:
+                if order[i] == order[j]:
+                    continue
+                (e, te), (l, tl) = sorted(((i, tracks_i), (j, tracks_j)), key=lambda c: order[c[0]])
+                split = None
+                for s1, t1 in te.items():
+                    for s2, t2 in tl.items():
+                        if set(s1) & set(s2):
+                            continue
+                        way = [prefix(l, order[e], "back")[h], prefix(l, order[e], "fwd")[h]]
+                        if crossing(h, tuple(s1), tuple(s2)):
+                            if not upgrade_counts:
+                                continue   # a straight and an upgrade cost no extra tile: nothing follows
+                            if split is None:
+                                split = m.NewBoolVar(f"split_{h}_{e}_{l}")
+                                upgrades.append((split, e, l, h))
+                            way.append(split)
+                        # point 8: the later chain's track here, and its way to one end, laid by order[e]
+                        m.AddBoolOr(way + [t1.Not(), t2.Not()])
+    return out
+
+
+def _towns_reached(m, board: PackingBoard, x: dict, laid_by: list, budgets: tuple, by: int, towns: dict) -> list:
+    """Point 9: a town tile counts as one more tile in a turn new track reaches the town while it is a
+    town (towns: town -> its last round as a town), so a town that a link due by round q <= that last
+    round reaches from a new hex (or a point-8 label lays such track by q) costs a tile by q: counted
+    once (a lower bound on its turns). Track from a hex already holding track, and a town tile's own
+    track between two stops, are not counted (they may be on the board already: permissive)."""
+    out = []
+    groups = {q: group for group, _, q in budgets}
+    for t, last in sorted(towns.items()):
+        upto = min(by, last)
+        group = groups.get(upto, ())
+        reach = [var for (i, u, v), var in x.items() if i in group and t in (u, v)
+                 and ({u, v} - {t}) <= set(board.cost) - board.old]
+        for label, v, a, j in laid_by:
+            if a <= upto:
+                for arc in (x.get((j, v, t)), x.get((j, t, v))):
+                    if arc is not None:
+                        both = m.NewBoolVar(f"town_{t}_{v}_{j}_{a}")
+                        m.Add(both >= label + arc - 1)
+                        reach.append(both)
+        if reach:
+            hit = m.NewBoolVar(f"reached_{t}_{by}")
+            for var in reach:
+                m.AddImplication(var, hit)
+            out.append(hit)
+    return out
 
 
 def _connected(m, board: PackingBoard, stops: tuple, x: dict, extra: dict) -> None:
@@ -290,21 +447,33 @@ def solve_packing(board: PackingBoard, links: list[tuple[Hex, Hex]], objective: 
 
 def pack_paths(board: PackingBoard, links: list[tuple[Hex, Hex]], deterministic_time: float = 10.0,
                tile_exists=None, budgets: tuple = (), optional: frozenset = frozenset(), join: tuple = (),
-               single: frozenset = frozenset()) -> dict[tuple[Hex, Hex], list[Hex]] | None:
+               due: tuple = (), crossing=None, order: tuple = (), upgrade_counts: bool = True,
+               schedule: dict | None = None, town_tiles: dict | None = None
+               ) -> dict[tuple[Hex, Hex], list[Hex]] | None:
     """Cheapest track found for the links, one chain each (stop, hexes..., stop), or None.
 
     For the plan side only (a proposal the referee then judges): the chains of a solution, with
-    any detached cycle of the flow left out."""
+    any detached cycle of the flow left out. `schedule`, if given, receives the solution's laying order
+    (point 8): 'early', hex -> the earliest round a label lays it by; 'split', the crossings laid as a
+    straight and an upgrade."""
     if not links:
         return {}
+    notes: dict = {}
     m, x = build_packing(board, links, "cost", tile_exists=tile_exists, budgets=budgets, once=True,
-                         optional=optional, join=join, single=single)
+                         optional=optional, join=join, due=due, crossing=crossing, order=order,
+                         upgrade_counts=upgrade_counts, notes=notes, town_tiles=town_tiles)
     solver = cp_model.CpSolver()
     solver.parameters.num_workers = 1
     solver.parameters.max_deterministic_time = deterministic_time
     solver.parameters.random_seed = 0
     if solver.Solve(m) not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
         return None
+    if schedule is not None:
+        early: dict = {}
+        for var, v, a, _ in notes["laid_by"]:
+            if solver.Value(var):
+                early[v] = min(early.get(v, a), a)
+        schedule.update(early=early, split={h for var, _, _, h in notes["upgrades"] if solver.Value(var)})
     out = {}
     for i, (a, b) in enumerate(links):
         step = {u: v for (j, u, v), var in x.items() if j == i and solver.Value(var)}

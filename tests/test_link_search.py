@@ -150,6 +150,32 @@ def test_no_clear_claim_is_ever_false_on_random_tiny_boards():
     assert checked >= 80 and proved >= 40  # the check ran, and the engine claims something
 
 
+def test_no_clear_claim_is_ever_false_on_wider_boards_where_links_share_hexes():
+    # 3 rows of 4-5 hexes, 3-4 stops, 1-2 tiles a round: where the laying order of shared hexes and town
+    # tiles (packing points 8 and 9) come into play
+    checked = 0
+    for seed in range(0, 60):
+        board = random_board(seed, wide=True)
+        if board.ruleset != "easter-island":
+            continue
+        with tempfile.TemporaryDirectory() as tmp:
+            path = Path(tmp) / "board.toml"
+            path.write_text(board.text)
+            inst = load_instance(path)
+        rules = make_rules(board.ruleset, board.readings)
+        setup = {_hex_named(inst, name): list(c) for name, c in board.setup.items()}
+        state = GameState.new(inst, setup, rules, round_limit=board.rounds)
+        found = earliest_clear(state, max_nodes=20_000)
+        if not found.settled:
+            continue
+        for last in range(1, board.rounds + 1):
+            verdict = prove_by(state, last, work=20_000, packing_time=2.0)
+            checked += 1
+            if verdict.status == "no clear":
+                assert found.earliest is None or found.earliest > last, (seed, last, board.readings)
+    assert checked >= 15
+
+
 def test_share_cap_proves_the_fewest_shares_exhaustive_search_finds():
     import dataclasses
     base = instance("tiny/tiny-island-cash.toml")

@@ -15,12 +15,11 @@ says it clears.
 from __future__ import annotations
 
 from solver.engine.plan import Plan, RoundPlan, replay
-from solver.engine.track_tiles import complex_kind
-from solver.solo.link_search import LinkBounds, Pos, first_use, round_limits, tile_exists
+from solver.engine.track_tiles import complex_kind, complex_rules
+from solver.solo.link_search import LinkBounds, Pos, first_use, is_crossing, round_limits, tile_exists, town_lasts
 from models.link_packing import PackingBoard, pack_paths
 
 OPTIONAL_HEXES = 2  # the decoder's extra links for the clear: pairs whose cheapest link alone needs at most this many
-DECODE_TRIES = 3    # packings the general decoder tries (each makes more shared hexes single)
 HEXES_TIME = 60.0   # deterministic time of the general decoder's packing (a larger model: every candidate link)
 
 
@@ -125,38 +124,39 @@ def _decode_hexes(state0, instance, difficulty, setup, pattern: list, bounds: Li
     for p in spare:
         due[p] = len(pattern)
     limits = round_limits(state0, pattern)
-    budgets = tuple(([i for i, p in enumerate(pairs) if due[p] <= r], sum(limits[:r]))
+    budgets = tuple(([i for i, p in enumerate(pairs) if due[p] <= r], sum(limits[:r]), r)
                     for r in range(1, len(pattern) + 1))
-    single: frozenset = frozenset()
-    for _ in range(DECODE_TRIES):
+    order = tuple(due[p] for p in pairs)
+    lasts = town_lasts(pattern)
+    towns = {t: 0 if t in state0.new_cities else lasts.get(t, len(pattern)) for t in board.towns}
+    rules = complex_rules(state0)
+    why = ""
+    # first with links due in different rounds sharing a hex only as a crossing; then, if no such track
+    # exists, sharing a non-crossing pair too, the later link's track to one of its ends laid with it
+    for mode in ({"due": order}, {"order": order, "upgrade_counts": bool(rules and rules["upgrade_counts_as_tile"])}):
+        found: dict = {}
         chains = pack_paths(bounds.board, pairs, deterministic_time,
                             tile_exists=tile_exists if bounds.board.two_tracks else None, budgets=budgets,
-                            optional=frozenset(range(len(required), len(pairs))), join=tuple(ruins), single=single)
+                            optional=frozenset(range(len(required), len(pairs))), join=tuple(ruins),
+                            crossing=is_crossing, schedule=found, town_tiles=towns, **mode)
         if chains is None:
-            return None, ("no track found for the abstract clear: its links with tiles of the tile set, each "
-                          "round's links within the tiles laid by then, a network joining every ruin")
-        builds, why = _schedule(state0, pattern, chains, due, limits)
+            why = ("no track found for the abstract clear: its links with tiles of the tile set, each "
+                   "round's links within the tiles laid by then, a network joining every ruin")
+            continue
+        builds, why = _schedule(state0, pattern, chains, due, limits, found)
         if builds is not None:
             return _with_shares(instance, difficulty, setup, state0, _rounds(state0, pattern, builds))
-        # a hex shared by links due in different rounds, not as a crossing, pulls the later link's track
-        # forward (both tracks of a complex tile are laid at once): try again with such hexes single
-        shared = {}
-        for p, c in chains.items():
-            for i in range(1, len(c) - 1):
-                shared.setdefault(c[i], []).append(((c[i - 1], c[i + 1]), due[p]))
-        more = {h for h, t in shared.items() if len(t) == 2 and t[0][1] != t[1][1]
-                and complex_kind(h, t[0][0], t[1][0])[0] != "crossing"}
-        if not more - single:
-            break
-        single |= more
     return None, why
 
 
-def _schedule(state0, pattern: list, chains: dict, due: dict, limits: list) -> tuple[list | None, str]:
+def _schedule(state0, pattern: list, chains: dict, due: dict, limits: list,
+              found: dict | None = None) -> tuple[list | None, str]:
     """Each round's tile placements: as few and as late as the tile limits allow, every track joined to a
     stop or to track laid before it (the rule a placement must meet). A hex with two tracks is one
     placement when they are a non-crossing pair; a crossing may be laid as its earlier straight and
-    upgraded when the other is due (base rules: 'Upgrading a simple tile to a crossing: $3')."""
+    upgraded when the other is due (base rules: 'Upgrading a simple tile to a crossing: $3').
+    `found`: the packing's own laying order (pack_paths' `schedule`): which crossings it splits, and the
+    rounds by which its point-8 labels lay hexes."""
     board = state0.board
     on_hex: dict = {}      # hex -> [(track, pair)]
     direct = []            # pairs joined by a town tile's own track alone
@@ -170,8 +170,12 @@ def _schedule(state0, pattern: list, chains: dict, due: dict, limits: list) -> t
     items: dict = {}
     item_of: dict = {}     # (hex, pair) -> item
     for h, tracks in on_hex.items():
+        later = max(tracks, key=lambda t: (due[t[1]], t[1]))[1]
+        split = h in found["split"] if found else h not in (chains[later][1], chains[later][-2])
         if (len(tracks) == 2 and complex_kind(h, tracks[0][0], tracks[1][0])[0] == "crossing"
-                and due[tracks[0][1]] != due[tracks[1][1]]):
+                and due[tracks[0][1]] != due[tracks[1][1]] and split):
+            # a crossing of links due in different rounds: a straight, then an upgrade (else laid whole, as
+            # the packing chose, or where the later track touches its own end stop and is joined at once)
             first, second = sorted(tracks, key=lambda t: (due[t[1]], t[1]))
             items[h, 0], items[h, 1] = [first[0]], [second[0]]
             item_of[h, first[1]], item_of[h, second[1]] = (h, 0), (h, 1)
@@ -183,7 +187,11 @@ def _schedule(state0, pattern: list, chains: dict, due: dict, limits: list) -> t
     for p, c in chains.items():
         for h in c[1:-1]:
             deadline[item_of[h, p]] = min(deadline[item_of[h, p]], due[p])
-    # an item due by round d needs, on each of its chains, the items toward the nearer end laid by d too
+    for h, r in (found or {}).get("early", {}).items():
+        if (h, 0) in deadline:
+            deadline[h, 0] = min(deadline[h, 0], r)
+    # an item due by round d needs, on each of its chains, the items toward one end laid by d too: the end
+    # that pulls fewer items forward (the nearer one on a tie)
     changed = True
     while changed:
         changed = False
@@ -194,7 +202,9 @@ def _schedule(state0, pattern: list, chains: dict, due: dict, limits: list) -> t
         for p, c in chains.items():
             inner = [item_of[h, p] for h in c[1:-1]]
             for i, k in enumerate(inner):
-                for g in (inner[:i] if i <= len(inner) - 1 - i else inner[i + 1:]):
+                before, after = inner[:i], inner[i + 1:]
+                pulled = [sum(deadline[g] > deadline[k] for g in side) for side in (before, after)]
+                for g in (before if (pulled[0], len(before)) <= (pulled[1], len(after)) else after):
                     if deadline[g] > deadline[k]:
                         deadline[g] = deadline[k]
                         changed = True

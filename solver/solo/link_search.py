@@ -52,7 +52,12 @@ by round R and map it round by round, with L_r = the pairs its shipments have us
    cumulative budgets (and the network, for a whole clear) that no track meets. A history that needs
    each of those pairs no later, with no more tiles by any of those rounds, has the same dead end
    (`Nogood.refutes`), so it is dropped; point 6's dominance then also asks that the kept history be
-   no tighter (`_looser`), so no nogood drops it where it would not drop the other.
+   no tighter (`_looser`), so no nogood drops it where it would not drop the other. The packing also
+   knows the laying order (its point 8: a hex two links share was laid by the earlier link's round,
+   with the later link's track to one of its ends), town tiles (its point 9: a town a link reaches while
+   it is a town costs a tile more by then, so a history also records when it urbanized each town, and
+   a town kept a town no shorter is tighter) and, for a whole clear, the rest of the network within the
+   clearing round's tiles; each holds of the real play for any history at least as tight.
 So if the search exhausts the abstract game without a clear by R, no legal play clears by R.
 Bounds that were first the per-link ones are raised by the packing model when an abstract clear is
 found (counterexample-guided: the clear's link sets are priced exactly and the search restarts with
@@ -70,7 +75,7 @@ from ortools.sat.python import cp_model
 from models.link_packing import PackingBoard, build_packing, solve_packing
 from solver import interrupt
 from solver.board.hexgrid import Hex
-from solver.engine.track_tiles import complex_kind
+from solver.engine.track_tiles import complex_kind, complex_rules
 
 NAME = "link search"
 
@@ -192,6 +197,11 @@ class LinkBounds:
 def tile_exists(h: Hex, first: tuple, second: tuple) -> bool:
     """Two tracks on one hex make a complex tile of the engine's (assumed) tile set."""
     return complex_kind(h, first, second)[0] is not None
+
+
+def is_crossing(h: Hex, first: tuple, second: tuple) -> bool:
+    """Two tracks on one hex make a crossing (the one complex tile a straight can be upgraded to)."""
+    return complex_kind(h, first, second)[0] == "crossing"
 
 
 # -- the abstract game ------------------------------------------------------------------------------------
@@ -437,14 +447,17 @@ class _Game:
         return (money, tree) if tiles <= allowance else None
 
     # -- the search -----------------------------------------------------------------------------------------
-    def search(self, pos: Pos, money: Money, path: list, due: dict | None = None, allow: tuple = ()):
+    def search(self, pos: Pos, money: Money, path: list, due: dict | None = None, allow: tuple = (),
+               towns: dict | None = None):
         """Depth first over rounds; yields the rounds of each abstract clear it reaches (the caller may add
         nogoods between two: the search goes on under them).
 
         `due`: each pair the shipments have used -> the round it was first used (1 = the search's first);
-        `allow`: the tiles the rounds so far allowed, cumulative. Point 7 needs them (the nogoods), so
-        point 6's dominance also asks that the surviving position's history be no tighter."""
+        `allow`: the tiles the rounds so far allowed, cumulative; `towns`: each town urbanized so far -> its
+        last round as a town (town tiles, point 7). Point 7 needs them (the nogoods), so point 6's
+        dominance also asks that the surviving position's history be no tighter."""
         due = due if due is not None else {}
+        towns = towns if towns is not None else {}
         if pos.round > self.last_round:
             return
         for nxt, m2, cleared, record in self.play_round(pos, money):
@@ -457,38 +470,50 @@ class _Game:
                 due2.setdefault(tuple(sorted(p)), r)
             limit = self.s.engineer_tile_limit if record[0] == "engineer" else self.s.tile_limit
             allow2 = allow + ((allow[-1] if allow else 0) + limit,)
-            if any(ng.refutes(due2, allow2, cleared) for ng in self.nogoods):
+            towns2 = _urbanized(pos, nxt, r, towns)
+            if any(ng.refutes(due2, allow2, cleared, towns2) for ng in self.nogoods):
                 continue  # point 7
-            if len(due2) > len(due) and self._dead(due2, allow2):
+            if len(due2) > len(due) and self._dead(due2, allow2, towns2):
                 continue  # point 7: no track lays this history's links by the rounds that use them
             if cleared:
                 yield path + [(record, nxt)]
                 continue
             key = nxt
             front = self.seen.setdefault(key, [])
-            if any(om.covers(m2) and _looser(od, oa, due2, allow2) for om, od, oa in front):
+            if any(om.covers(m2) and _looser(od, oa, due2, allow2, ot, towns2) for om, od, oa, ot in front):
                 continue  # point 6
-            front[:] = [(om, od, oa) for om, od, oa in front
-                        if not (m2.covers(om) and _looser(due2, allow2, od, oa))] + [(m2, due2, allow2)]
-            yield from self.search(nxt, m2, path + [(record, nxt)], due2, allow2)
+            front[:] = [(om, od, oa, ot) for om, od, oa, ot in front
+                        if not (m2.covers(om) and _looser(due2, allow2, od, oa, towns2, ot))] + [
+                (m2, due2, allow2, towns2)]
+            yield from self.search(nxt, m2, path + [(record, nxt)], due2, allow2, towns2)
 
 
-    def _dead(self, due: dict, allow: tuple) -> bool:
+    def _dead(self, due: dict, allow: tuple, towns: dict) -> bool:
         """Point 7 on a prefix: can no track lay the links this history has used by the rounds it used them
         in? If so, that exact history becomes a nogood (it then also refutes every tighter one)."""
-        key = (tuple(sorted(due.items())), allow)
+        key = (tuple(sorted(due.items())), allow, tuple(sorted(towns.items())))
         if key not in self.checked:
-            self.checked[key] = _fits(self.state, self.bounds, due, allow, False) == "infeasible"
+            self.checked[key] = _fits(self.state, self.bounds, due, allow, False, towns) == "infeasible"
             if self.checked[key]:
-                self.nogoods.append(Nogood(key[0], allow, False))
+                self.nogoods.append(Nogood(key[0], allow, False, key[2]))
         return self.checked[key]
 
 
-def _looser(due_a: dict, allow_a: tuple, due_b: dict, allow_b: tuple) -> bool:
+def _urbanized(pos: Pos, nxt: Pos, r: int, towns: dict) -> dict:
+    """The history's towns urbanized so far -> last round as a town, after round r (pos -> nxt)."""
+    new = {t for t, _ in nxt.cities} - {t for t, _ in pos.cities}
+    return {**towns, **{t: r - 1 for t in new}} if new else towns
+
+
+def _looser(due_a: dict, allow_a: tuple, due_b: dict, allow_b: tuple, towns_a: dict | None = None,
+            towns_b: dict | None = None) -> bool:
     """Is history a no tighter than b: every pair b needed by round d needed by a no earlier than d (or
-    never), and at least b's tiles allowed by every round? Then every nogood that refutes a refutes b."""
+    never), at least b's tiles allowed by every round, and every town b urbanized urbanized by a no later
+    (a town counts a tile while it is a town)? Then every nogood that refutes a refutes b."""
+    towns_a, towns_b = towns_a or {}, towns_b or {}
     return (all(d >= due_b.get(p, 1 << 30) for p, d in due_a.items())
-            and all(x >= y for x, y in zip(allow_a, allow_b)))
+            and all(x >= y for x, y in zip(allow_a, allow_b))
+            and all(towns_a.get(t, 1 << 30) <= last for t, last in towns_b.items()))
 
 
 @dataclass(frozen=True)
@@ -499,17 +524,22 @@ class Nogood:
     due: tuple        # ((pair, round), ...)
     budgets: tuple    # cumulative tiles allowed by rounds 1, 2, ... (None: no limit needed that round)
     connect: bool
+    towns: tuple = () # ((town, last round as a town), ...): the towns this history urbanized
 
-    def refutes(self, due: dict, allow: tuple, cleared: bool) -> bool:
+    def refutes(self, due: dict, allow: tuple, cleared: bool, towns: dict | None = None) -> bool:
         """Does a history with these pairs' first uses and these allowances meet the same dead end? It does
         when it needs every pair no later and has no more tiles by any round (and, with `connect`, clears:
         its track then joins every ruin within the tiles of its rounds, which the budgets of later rounds
-        allow too)."""
+        allow too), and keeps every town a town no shorter within the nogood's rounds (its town tiles
+        count no less)."""
         if self.connect and not cleared:
             return False
         if not self.connect and len(allow) < len(self.budgets):
             return False
         if any(due.get(p, 1 << 30) > d for p, d in self.due):
+            return False
+        mine = dict(self.towns)
+        if any(last < min(mine.get(t, 1 << 30), len(self.budgets)) for t, last in (towns or {}).items()):
             return False
         return all(b is None or allow[min(q, len(allow)) - 1] <= b for q, b in enumerate(self.budgets, start=1))
 
@@ -581,6 +611,15 @@ def prove_by(state, last_round: int, work: int = 200_000, packing_time: float = 
                                           else "") + ")", nodes, refuted=len(nogoods))
 
 
+def town_lasts(pattern: list) -> dict:
+    """Each town an abstract clear urbanizes -> its last round as a town (1 = the clear's first)."""
+    out: dict = {}
+    for r, (_, pos) in enumerate(pattern, start=1):
+        for t, _ in pos.cities:
+            out.setdefault(t, r - 1)
+    return out
+
+
 def first_use(pattern: list) -> dict:
     """Each pair an abstract clear's shipments use -> the round (1 = the clear's first) it is first used."""
     due: dict = {}
@@ -599,7 +638,7 @@ def round_limits(state, pattern: list) -> list[int]:
 def pattern_fits(state, pattern: list, bounds: LinkBounds) -> str:
     """Can real track follow this one abstract clear round by round? 'infeasible', 'feasible' or 'unknown'."""
     due = first_use(pattern)
-    return _fits(state, bounds, due, _allowances(state, pattern), True)
+    return _fits(state, bounds, due, _allowances(state, pattern), True, town_lasts(pattern))
 
 
 def _allowances(state, pattern: list) -> tuple:
@@ -610,26 +649,42 @@ def _allowances(state, pattern: list) -> tuple:
     return tuple(out)
 
 
-def _fits(state, bounds: LinkBounds, due: dict, budgets: tuple, connect: bool) -> str:
+def _fits(state, bounds: LinkBounds, due: dict, budgets: tuple, connect: bool, towns: dict,
+          share: float = 1.0) -> str:
     """Point 7's model: one packing (models/link_packing.build_packing) over the pairs of `due`, where the
     pairs due by round r together take at most budgets[r - 1] new hexes, and with `connect` the network
-    joins every ruin. Any real play whose pairs are first used by those rounds and whose rounds allow at
-    most those tiles has such track: a complete link is never removed, so the link that first joined a
-    pair is still there at the end; its new hexes were laid by the round of the pair's first use (a hex
-    holds a tile laid by the player); no round places more tiles than its limit."""
+    joins every ruin by the last round, its new hexes within that round's budget. Any real play whose
+    pairs are first used by those rounds and whose rounds allow at most those tiles has such track: a
+    complete link is never removed, so the link that first joined a pair is still there at the end; its
+    new hexes were laid by the round of the pair's first use (a hex holds a tile laid by the player); no
+    round places more tiles than its limit. A town tile counts as a
+    tile more in a turn track reaches the town (the engine's _town_tile_count), so each town still a town
+    (`towns`: the history's urbanized ones -> last round as a town; urbanized before the search: never)
+    that a link due by then reaches counts one tile, once (a lower bound on its turns). The laying order
+    (packing point 8) is asked of whole clears only: its labels make the model several times larger, too
+    slow for every prefix (easy 23: 986 s to "may clear" with it on every prefix, 189 s without)."""
     required = sorted(due)
-    groups = tuple(([i for i, p in enumerate(required) if due[p] <= r], b) for r, b in enumerate(budgets, start=1)
+    groups = tuple(([i for i, p in enumerate(required) if due[p] <= r], b, r) for r, b in enumerate(budgets, start=1)
                    if b is not None)
+    rules = complex_rules(state)
     m, _ = build_packing(bounds.board, required, "tiles", tuple(sorted(state.board.cities)) if connect else (),
-                         tile_exists=tile_exists if bounds.board.two_tracks else None, budgets=groups)
+                         tile_exists=tile_exists if bounds.board.two_tracks else None, budgets=groups,
+                         order=tuple(due[p] for p in required) if connect else (), crossing=is_crossing,
+                         upgrade_counts=bool(rules and rules["upgrade_counts_as_tile"]),
+                         town_tiles={t: 0 if t in state.new_cities else towns.get(t, 1 << 30)
+                                     for t in state.board.towns},
+                         connect_by=len(budgets) if connect else None)
     solver = cp_model.CpSolver()
     solver.parameters.num_workers = 1
-    solver.parameters.max_deterministic_time = bounds.packing_time
+    solver.parameters.max_deterministic_time = bounds.packing_time * share
     solver.parameters.random_seed = 0
     status = solver.Solve(m)
     if status == cp_model.INFEASIBLE:
         return "infeasible"
     return "feasible" if status in (cp_model.OPTIMAL, cp_model.FEASIBLE) else "unknown"
+
+
+MINIMISE = 0.25  # share of the packing time for each model that loosens a nogood (unknown: kept as it is)
 
 
 def refute(state, pattern: list, bounds: LinkBounds) -> Nogood | None:
@@ -639,19 +694,21 @@ def refute(state, pattern: list, bounds: LinkBounds) -> Nogood | None:
     checked by the search, `_Game._dead`, when each added a link.)"""
     due = first_use(pattern)
     budgets = _allowances(state, pattern)
-    if _fits(state, bounds, due, budgets, True) != "infeasible":
+    towns = town_lasts(pattern)
+    if _fits(state, bounds, due, budgets, True, towns) != "infeasible":
         return None
     pairs, upto, connect = due, budgets, True
     for p in sorted(pairs, key=lambda q: (-pairs[q], q)):   # the latest pairs first: drop what is not needed
         smaller = {q: d for q, d in pairs.items() if q != p}
-        if (smaller or connect) and _fits(state, bounds, smaller, upto, connect) == "infeasible":
+        if (smaller or connect) and _fits(state, bounds, smaller, upto, connect, towns, MINIMISE) == "infeasible":
             pairs = smaller
     # then the budgets: drop a round's budget, or raise it (an Engineer round allows one tile more), while
     # the rest still fails; a looser nogood refutes more histories (Engineer rounds included)
     upto = list(upto)
 
     def fails(q, value):
-        return _fits(state, bounds, pairs, tuple(upto[:q] + [value] + upto[q + 1:]), connect) == "infeasible"
+        return _fits(state, bounds, pairs, tuple(upto[:q] + [value] + upto[q + 1:]), connect, towns,
+                     MINIMISE) == "infeasible"
 
     for q in range(len(upto)):
         if fails(q, None):
@@ -665,4 +722,4 @@ def refute(state, pattern: list, bounds: LinkBounds) -> Nogood | None:
             else:
                 hi = mid - 1
         upto[q] += lo
-    return Nogood(tuple(sorted(pairs.items())), tuple(upto), connect)
+    return Nogood(tuple(sorted(pairs.items())), tuple(upto), connect, tuple(sorted(towns.items())))

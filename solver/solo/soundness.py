@@ -47,14 +47,19 @@ class Board:
     seed: int
 
 
-def random_board(seed: int) -> Board:
+def random_board(seed: int, wide: bool = False) -> Board:
+    """`wide`: 3 rows of 4 or 5 hexes, 3 or 4 stops and 1 or 2 tiles a round, where links cross and share
+    hexes and the order in which tiles are laid matters (the link search's point 8)."""
     rng = random.Random(seed)
     ruleset = rng.choice(["easter-island", "zoo"])
-    width = rng.randint(3, 4) if rng.random() < 0.6 else rng.randint(2, 3)
-    rows = 1 if width >= 3 and rng.random() < 0.6 else 2
-    hexes = [Hex(c, r) for r in range(rows) for c in range(width)]  # 2 to 8 hexes
+    if wide:
+        width, rows = rng.randint(4, 5), 3
+    else:
+        width = rng.randint(3, 4) if rng.random() < 0.6 else rng.randint(2, 3)
+        rows = 1 if width >= 3 and rng.random() < 0.6 else 2
+    hexes = [Hex(c, r) for r in range(rows) for c in range(width)]  # 2 to 8 hexes (wide: 12 to 15)
     terrain = {h: rng.choice(["plain", "plain", "plain", "mountain"]) for h in hexes}
-    n_stops = rng.randint(2, min(3, len(hexes) - 1))
+    n_stops = rng.randint(3, 4) if wide else rng.randint(2, min(3, len(hexes) - 1))
     stops = rng.sample(hexes, n_stops)
     town = None
     rest = [h for h in hexes if h not in stops]
@@ -86,11 +91,16 @@ def random_board(seed: int) -> Board:
     cash = rng.randint(6, 20)
     max_shares = rng.choice([2, 3, 4])
     a = lambda v: f'{{ value = {v}, source = "assumed", reason = "fuzz" }}'  # noqa: E731
-    rounds = rng.choice([1, 1, 2, 2, 3])
+    rounds = rng.choice([2, 2, 3] if wide else [1, 1, 2, 2, 3])
     lines += ["", "[scenario]", f'ruleset = "{ruleset}"', f"rounds = {a(rounds)}", f"start_cash = {a(cash)}",
               f"start_shares = {a(2)}", f"start_income = {a(0)}",
               f"start_locomotive = {a(2 if ruleset == 'easter-island' else 1)}", f"max_shares = {a(max_shares)}"]
-    lines.append(_SCENARIO.format().rstrip())
+    scenario = _SCENARIO.format().rstrip()
+    if wide:
+        limit = rng.randint(1, 2)
+        scenario = scenario.replace("tile_limit = { value = 3", f"tile_limit = {{ value = {limit}").replace(
+            "engineer_tile_limit = { value = 4", f"engineer_tile_limit = {{ value = {limit + 1}")
+    lines.append(scenario)
     if ruleset == "easter-island":
         lines += [f"action_cost = {a(8)}", f'actions = {a(["engineer", "locomotive", "urbanization", "rapa-nui"])}',
                   f'new_cities = {a(["black"])}', f"rapa_nui_cash = {a(5)}",

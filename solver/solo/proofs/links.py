@@ -37,8 +37,9 @@ class LinkSearch:
                                      bounds=bounds)
         log = ({"last_round": last_round, "status": found.status, "positions": found.nodes},)
         if found.status == NO_CLEAR:
-            reasons = (f"the link search (money, locomotive, action blockers, moai order, hexsides and the "
-                       f"assumed complex tiles, a crossing being two straights, over every set of links) finds "
+            reasons = (f"the link search (money, locomotive, action blockers, moai order, hexsides, the order "
+                       f"in which shared hexes are laid, town tiles and the assumed complex tiles, a crossing "
+                       f"being two straights and an upgrade counting as a tile, over every set of links) finds "
                        f"no play that clears by round {last_round}: at least {last_round + 1} rounds",)
             return Verdict(NO_CLEAR, self.name, found.detail, bound=last_round + 1, reasons=reasons, log=log)
         if found.status == MAY_CLEAR:
