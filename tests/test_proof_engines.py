@@ -10,18 +10,15 @@ from __future__ import annotations
 
 import dataclasses
 import json
-import pathlib
-import tempfile
 
 import pytest
 
 from solver.engine.setup import draw_setup
 from solver.engine.state import GameState, Rules
-from solver.games import load_instance
 from solver.solo import easter_island, zoo
 from solver.solo.answer import PROOF_SOURCES
 from solver.solo.exhaustive import earliest_clear
-from solver.solo.proofs import ENGINES, MAY_CLEAR, NO_CLEAR, OPEN, ProofEngine, Verdict, ask
+from solver.solo.proofs import ENGINES, MAY_CLEAR, NO_CLEAR, OPEN, ProofEngine, Verdict
 from solver.solo.proofs.counting import CountingBound
 from solver.solo.proofs.links import LinkSearch
 from solver.solo.proofs.relaxation import Relaxation
@@ -53,16 +50,9 @@ def _tiny(board: str, setup: dict | None, limit: int, params: SolveParams = PARA
 
 def _fuzz_board(seed: int):
     """A board of the soundness fuzzer (solver/solo/soundness.py): its truth and a position."""
-    from solver.engine.readings import make_rules
-    from solver.solo.soundness import _hex_named, random_board
+    from solver.solo.soundness import random_board
     board = random_board(seed)
-    with tempfile.TemporaryDirectory() as tmp:
-        path = pathlib.Path(tmp) / "board.toml"
-        path.write_text(board.text)
-        inst = load_instance(path)
-    rules = make_rules(board.ruleset, board.readings)
-    setup = {_hex_named(inst, name): list(c) for name, c in board.setup.items()}
-    state = GameState.new(inst, setup, rules, round_limit=board.rounds)
+    inst, rules, _, state = board.start()
     truth = earliest_clear(state, max_nodes=8_000)
     assert truth.settled
     position = easter_island.proof_position(inst, state, rules, None, PARAMS, time_limit=30)

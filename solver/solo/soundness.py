@@ -46,6 +46,16 @@ class Board:
     rounds: int
     seed: int
 
+    def start(self):
+        """(instance, rules, setup, the game's first state) of this board (the loader's error if it refuses it)."""
+        with tempfile.TemporaryDirectory() as tmp:
+            path = Path(tmp) / "board.toml"
+            path.write_text(self.text)
+            inst = load_instance(path)
+        rules = make_rules(self.ruleset, self.readings)
+        setup = {_hex_named(inst, name): list(c) for name, c in self.setup.items()}
+        return inst, rules, setup, GameState.new(inst, setup, rules, round_limit=self.rounds)
+
 
 def random_board(seed: int, wide: bool = False) -> Board:
     """`wide`: 3 rows of 4 or 5 hexes, 3 or 4 stops and 1 or 2 tiles a round, where links cross and share
@@ -153,17 +163,11 @@ def check_board(board: Board, max_nodes: int = 8_000, budget: int = 200) -> Outc
     """The truth for one board and every claim of the solver on it."""
     from solver.solo.relaxation import SolveParams
     out = Outcome(board.seed, board.ruleset, False)
-    with tempfile.TemporaryDirectory() as tmp:
-        path = Path(tmp) / "board.toml"
-        path.write_text(board.text)
-        try:
-            inst = load_instance(path)
-        except Exception as err:  # noqa: BLE001 - a generator slip is reported, never hidden
-            out.error = f"board refused: {err}"
-            return out
-    rules = make_rules(board.ruleset, board.readings)
-    setup = {_hex_named(inst, name): list(c) for name, c in board.setup.items()}
-    state = GameState.new(inst, setup, rules, round_limit=board.rounds)
+    try:
+        inst, rules, setup, state = board.start()
+    except Exception as err:  # noqa: BLE001 - a generator slip is reported, never hidden
+        out.error = f"board refused: {err}"
+        return out
     truth = earliest_clear(state, max_nodes=max_nodes)
     if not truth.settled:
         return out
