@@ -661,8 +661,8 @@ def _fits(state, bounds: LinkBounds, due: dict, budgets: tuple, connect: bool, t
     tile more in a turn track reaches the town (the engine's _town_tile_count), so each town still a town
     (`towns`: the history's urbanized ones -> last round as a town; urbanized before the search: never)
     that a link due by then reaches counts one tile, once (a lower bound on its turns). The laying order
-    (packing point 8) is asked of whole clears only: its labels make the model several times larger, too
-    slow for every prefix (easy 23: 986 s to "may clear" with it on every prefix, 189 s without)."""
+    (packing point 8) is asked of whole clears only: its labels (one per link, round and hex) make the
+    model much larger, too slow to ask of every prefix the search checks."""
     required = sorted(due)
     groups = tuple(([i for i, p in enumerate(required) if due[p] <= r], b, r) for r, b in enumerate(budgets, start=1)
                    if b is not None)
