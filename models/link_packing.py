@@ -355,12 +355,13 @@ def _laid_prefixes(m, board: PackingBoard, x: dict, on_hex: dict, order: tuple, 
                 if order[i] == order[j]:
                     continue
                 (e, te), (l, tl) = sorted(((i, tracks_i), (j, tracks_j)), key=lambda c: order[c[0]])
+                ends = (prefix(l, order[e], "back")[h], prefix(l, order[e], "fwd")[h])
                 split = None
                 for s1, t1 in te.items():
                     for s2, t2 in tl.items():
                         if set(s1) & set(s2):
                             continue
-                        way = [prefix(l, order[e], "back")[h], prefix(l, order[e], "fwd")[h]]
+                        way = [ends[0], ends[1]]
                         if crossing(h, tuple(s1), tuple(s2)):
                             if not upgrade_counts:
                                 continue   # a straight and an upgrade cost no extra tile: nothing follows

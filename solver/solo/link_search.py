@@ -204,6 +204,15 @@ def is_crossing(h: Hex, first: tuple, second: tuple) -> bool:
     return complex_kind(h, first, second)[0] == "crossing"
 
 
+def tile_rules(state, towns: dict) -> dict:
+    """The packing's points 8 and 9 for this game (build_packing keywords): whether an upgrade counts as
+    a tile, and each town's last round as a town (`towns`: the history's urbanized ones; urbanized
+    before the search: never a town; the rest: all game)."""
+    rules = complex_rules(state)
+    return {"upgrade_counts": bool(rules and rules["upgrade_counts_as_tile"]),
+            "town_tiles": {t: 0 if t in state.new_cities else towns.get(t, 1 << 30) for t in state.board.towns}}
+
+
 # -- the abstract game ------------------------------------------------------------------------------------
 
 @dataclass(frozen=True)
@@ -538,9 +547,10 @@ class Nogood:
             return False
         if any(due.get(p, 1 << 30) > d for p, d in self.due):
             return False
-        mine = dict(self.towns)
-        if any(last < min(mine.get(t, 1 << 30), len(self.budgets)) for t, last in (towns or {}).items()):
-            return False
+        if towns:   # a history that urbanized nothing keeps every town a town: nothing to compare
+            mine = dict(self.towns)
+            if any(last < min(mine.get(t, 1 << 30), len(self.budgets)) for t, last in towns.items()):
+                return False
         return all(b is None or allow[min(q, len(allow)) - 1] <= b for q, b in enumerate(self.budgets, start=1))
 
 
@@ -666,14 +676,10 @@ def _fits(state, bounds: LinkBounds, due: dict, budgets: tuple, connect: bool, t
     required = sorted(due)
     groups = tuple(([i for i, p in enumerate(required) if due[p] <= r], b, r) for r, b in enumerate(budgets, start=1)
                    if b is not None)
-    rules = complex_rules(state)
     m, _ = build_packing(bounds.board, required, "tiles", tuple(sorted(state.board.cities)) if connect else (),
                          tile_exists=tile_exists if bounds.board.two_tracks else None, budgets=groups,
                          order=tuple(due[p] for p in required) if connect else (), crossing=is_crossing,
-                         upgrade_counts=bool(rules and rules["upgrade_counts_as_tile"]),
-                         town_tiles={t: 0 if t in state.new_cities else towns.get(t, 1 << 30)
-                                     for t in state.board.towns},
-                         connect_by=len(budgets) if connect else None)
+                         connect_by=len(budgets) if connect else None, **tile_rules(state, towns))
     solver = cp_model.CpSolver()
     solver.parameters.num_workers = 1
     solver.parameters.max_deterministic_time = bounds.packing_time * share
