@@ -40,6 +40,7 @@ from models.network import Network, cheapest_network
 from solver.engine.plan import Plan, RoundPlan, replay
 from solver.solo.round_search import Node, RoundPlanner, widths
 from solver.solo.prune import prune_idle_track
+from solver.solo.plan_finders import EconomyFinder
 from solver import progress
 from solver.solo.relaxation import SolveParams, proof_record, min_shares_bound
 from solver.solo.proofs import Position, bound_before_search, raise_bound
@@ -475,6 +476,10 @@ def analyse(instance: Instance, difficulty: str, setup: Setup, rules: Rules = Ru
             answer.search["referee_rejected"] = check.error or "did not clear"
         return False
 
+    # 0. The plan optimizer (solver/solo/plan_finders.py): the Pareto beam over the exact economy, asked for
+    #    a clear by the lower bound, then by one round more at a time; its plans go to the referee like any.
+    if params.economy_width > 0:
+        _optimize(answer, state0, lower, limit, params, cost_net, accept, start, over)
     # 1. A plan: widen the beam until a plan meets the lower bound or the time (work) runs out. While the
     #    best plan misses the bound, the beam again with the other runs of RUNS (another town for the black
     #    new city, another variant of PORTFOLIO), each run with a budget of its own: each finds plans at
@@ -484,9 +489,10 @@ def analyse(instance: Instance, difficulty: str, setup: Setup, rules: Rules = Ru
     best_target, best_variant = targets[0], PORTFOLIO[0]
     tried = answer.search["beam_variants"] = []
     runs = [(targets[t], PORTFOLIO[v]) for t, v in RUNS if t < len(targets)]
+    first_beam = (None, 0.0)
     for n, (target, variant) in enumerate(runs):
-        if n and (answer.upper_bound == lower or (budget is None and over())):
-            break
+        if answer.upper_bound == lower or (n and budget is None and over()):
+            break  # the plan meets the bound: no beam needed
         if n and budget is not None:
             allowance = answer.search["round_plans_tried"] + budget
         network, black_town = target
@@ -589,6 +595,38 @@ def analyse(instance: Instance, difficulty: str, setup: Setup, rules: Rules = Ru
         answer.search["prove_time"] = params.prove_time  # the deep mode
     answer.seconds = time.monotonic() - t0
     return answer
+
+
+def _optimize(answer: Answer, state0: GameState, lower: int, limit: int, params: SolveParams, network: Network,
+              accept, start: Node | None, over) -> None:
+    """The plan optimizer from the lower bound up: the first round count it clears by is its answer.
+
+    Two settings per round count: the money-first ranking, then one that weighs shares more (each finds
+    plans the other misses); at the round count found, the shares-first one again for fewer shares."""
+    width = params.economy_width
+    finders = [EconomyFinder(network.links, width=width), EconomyFinder(network.links, width=width, share_weight=30)]
+    finders[1]._catalogue = finders[0].catalogue(state0)
+    prefix = list(start.rounds) if start is not None else []
+    tried = answer.search["optimizer"] = []
+    start_shares = state0.shares
+
+    def ask(finder: EconomyFinder, last: int) -> bool:
+        progress.note("plan optimizer", rounds=f"{lower}..{answer.upper_bound or limit}")
+        found = finder.find(state0, last, stop=over)
+        tried.append({"rounds": last, "share_weight": finder.share_weight, "found": found is not None})
+        return found is not None and accept(Node(state0, prefix + found.rounds), found.finder)
+
+    for last in range(max(lower, state0.round), limit + 1):
+        if answer.upper_bound is not None and answer.upper_bound <= last:
+            break
+        if ask(finders[0], last):
+            break
+        if ask(finders[1], last):
+            break
+    if answer.upper_bound is not None and answer.end_state["shares"] > start_shares and \
+            not any(t["share_weight"] == 30 and t["rounds"] == answer.upper_bound for t in tried):
+        ask(finders[1], answer.upper_bound)
+    answer.search["optimizer_work"] = sum(f.work for f in finders)
 
 
 def _complex_only(answer: Answer, instance: Instance, difficulty: str, setup: Setup, state0, position, bound,

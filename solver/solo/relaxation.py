@@ -50,6 +50,8 @@ class SolveParams:
     # own deterministic budget `prove_time` (the relaxation: CP-SAT units per model) instead of the default's.
     prove: bool = False
     prove_time: float = 600.0
+    # The plan optimizer (solver/solo/economy_search.py): positions kept per round of its beam; 0 skips it.
+    economy_width: int = 60
 
     def for_shares(self) -> "SolveParams":
         """The parameters of a plan-model run that looks for fewer shares, not fewer rounds."""

@@ -1,0 +1,701 @@
+"""The plan optimizer for Easter Island: a round-by-round search over the exact economy.
+
+Why this search: income is the currency of the game. A delivery of k links earns k income in every later
+round, so the best plans build a small loop of neighbouring ruins first and ship over long routes from
+round 1; the cheapest network comes later, link by link. A search that keeps one best value per position
+prunes exactly those early investments, so this one keeps, for each abstract position, the Pareto front of
+(cash, income, shares issued): more cash, more income and fewer shares are each better for the rest of the
+game (income is not quite monotone under the income reduction, which is one reason this is a plan search,
+not a proof: every plan it returns is replayed by the referee before anyone sees it).
+
+An abstract position is what the rest of the game depends on besides money: the cubes left on each ruin
+(stack order included, only the top cube ships), the track built (a set of tracks from a catalogue), the
+locomotive, the action blockers and the towns urbanized. A round is: shares issued just in time (the fewest
+that pay for the round's action and track, or also for its expenses), an action (none, Engineer,
+Locomotive, Urbanization of a town, Rapa Nui on a moai), the tracks the two shipment steps need (and
+optionally tracks toward joining every ruin, with the tiles left), the two shipment steps (a cube over a
+route of the most links the locomotive allows, a locomotive step, or a pass), then income, expenses with
+their shortfall, the income reduction and the round marker, as the engine does them.
+
+The catalogue is made from the board file alone (no map-specific list): for each pair of stops a few real
+tracks of up to `max_hexes` hexes (the shortest and their alternatives, chosen to overlap little) and the
+links of the proven cheapest network joining every ruin. Tracks in a position never share a hex, so every
+abstract plan decodes into build paths the engine accepts: each path starts at a stop, every tile faces its
+path neighbours, nothing else faces it.
+
+The search is a beam over rounds: `width` positions survive each round, ranked by money and the cubes and
+tiles still to go, with a quota per track set so the beam does not collapse onto one network. It asks for a
+clear by round R, starting at the proven lower bound; positions that can no longer deliver their cubes or
+join the ruins by R are dropped.
+"""
+from __future__ import annotations
+
+import heapq
+import itertools
+from dataclasses import dataclass
+
+from solver.board.hexgrid import Hex
+from solver.engine.plan import RoundPlan
+from solver.engine.state import GameState
+
+MAX_OPTIONS = 6      # routes kept per cube and action (the longest, then the fewest new tiles)
+MAX_PAIRS = 40       # shipment pairs kept per position and action, best first
+MAX_FILLED = 15      # of those, the ones also tried with spare tiles spent toward joining the ruins
+PER_TRACKS = 4       # positions kept per track set in the beam (diversity)
+
+
+@dataclass(frozen=True)
+class Track:
+    """A real track between two stops: stop, hexes..., stop."""
+
+    ends: tuple[Hex, Hex]
+    hexes: tuple[Hex, ...]
+    cost: int          # terrain cost of its tiles (town fees are added when it is laid)
+    mask: int          # its hexes as bits of the catalogue's hex index
+
+    def path(self) -> str:
+        return "-".join(str(h) for h in (self.ends[0], *self.hexes, self.ends[1]))
+
+
+class Catalogue:
+    """Candidate tracks from the board: a few per nearby stop pair, and the given network's links."""
+
+    def __init__(self, state: GameState, extra_links=(), max_hexes: int = 3, per_pair: int = 3):
+        board, s = state.board, state.scenario
+        self.stops = sorted(set(board.cities) | set(board.towns))
+        occupied = set(state.track)
+        usable = {h for h in board.terrain if board.buildable(h) and board.terrain[h] in s.track_cost
+                  and h not in occupied}
+        self.index = {h: i for i, h in enumerate(sorted(usable))}
+        found: dict[tuple[Hex, Hex], list[tuple[Hex, ...]]] = {}
+        for a in self.stops:
+            for path in _walks(board, a, usable, max_hexes):
+                b = path[-1]
+                if b == a or not board.is_stop(b):
+                    continue
+                key = (a, b) if a < b else (b, a)
+                hexes = path[1:-1] if key[0] == a else tuple(reversed(path[1:-1]))
+                found.setdefault(key, []).append(hexes)
+        tracks: list[Track] = []
+        seen = set()
+        for key in sorted(found):
+            paths = sorted(set(found[key]), key=lambda p: (self._cost(state, p), len(p), p))
+            shortest = len(paths[0])
+            chosen: list[tuple[Hex, ...]] = []
+            for p in paths:
+                if len(p) > shortest + 1:
+                    continue
+                if len(chosen) >= per_pair:
+                    break
+                if any(len(set(p) & set(c)) > len(p) // 2 for c in chosen):
+                    continue  # alternatives that overlap little: they are what a conflict needs
+                chosen.append(p)
+            for p in chosen:
+                tracks.append(self._track(state, key, p))
+                seen.add((key, p))
+        for link in extra_links:
+            a, b = link[0], link[-1]
+            if a == b or not all(h in self.index for h in link[1:-1]) or not link[1:-1]:
+                continue
+            key = (a, b) if a < b else (b, a)
+            hexes = tuple(link[1:-1]) if key[0] == a else tuple(reversed(link[1:-1]))
+            if (key, hexes) not in seen:
+                seen.add((key, hexes))
+                tracks.append(self._track(state, key, hexes))
+        self.tracks = tracks
+        self.by_pair: dict[tuple[Hex, Hex], list[int]] = {}
+        self.adjacent: dict[Hex, list[Hex]] = {h: [] for h in self.stops}
+        for i, t in enumerate(tracks):
+            self.by_pair.setdefault(t.ends, []).append(i)
+        for a, b in self.by_pair:
+            self.adjacent[a].append(b)
+            self.adjacent[b].append(a)
+
+    def _cost(self, state: GameState, hexes) -> int:
+        return sum(state.ruleset.tile_cost(state, h) for h in hexes)
+
+    def _track(self, state: GameState, key, hexes) -> Track:
+        mask = 0
+        for h in hexes:
+            mask |= 1 << self.index[h]
+        return Track(key, tuple(hexes), self._cost(state, hexes), mask)
+
+
+def _walks(board, start: Hex, usable: set[Hex], max_hexes: int):
+    """Every simple hex path from a stop through usable hexes to another stop, with at most max_hexes tiles."""
+    out = []
+
+    def go(path: list[Hex]) -> None:
+        here = path[-1]
+        for nxt in here.neighbours():
+            if nxt in path or not board.passable(here, nxt):
+                continue
+            if board.is_stop(nxt):
+                if len(path) > 1:
+                    out.append(tuple(path) + (nxt,))
+                continue
+            if nxt in usable and len(path) <= max_hexes:
+                path.append(nxt)
+                go(path)
+                path.pop()
+
+    go([start])
+    return out
+
+
+# -- the search ---------------------------------------------------------------------------------------
+
+@dataclass
+class Entry:
+    """One point of a position's Pareto front, with the way it was reached."""
+
+    cash: int
+    income: int
+    shares: int
+    parent: "Entry | None" = None
+    decision: tuple | None = None   # (shares, action, target, town, tracks, shipments)
+
+
+@dataclass
+class Result:
+    rounds: list[RoundPlan]
+    cleared_round: int
+    shares: int
+    cash: int
+    work: int
+
+
+class EconomySearch:
+    """Round by round from a state at the start of a round; see the module text."""
+
+    def __init__(self, state: GameState, catalogue: Catalogue, width: int = 200, work_limit: int | None = None,
+                 stop=None, share_weight: float = 6.0):
+        self.state0, self.cat, self.width, self.share_weight = state, catalogue, width, share_weight
+        self.work, self.work_limit, self.stop = 0, work_limit, stop
+        inst, s, rules = state.instance, state.scenario, state.rules
+        self.board, self.s, self.rules, self.ruleset = inst.board, s, rules, state.ruleset
+        self.ruins = sorted(inst.board.cities)
+        self.towns = sorted(inst.board.towns)
+        self.town_bit = {t: 1 << i for i, t in enumerate(self.towns)}
+        self.actions = list(s.actions)
+        self.action_bit = {a: 1 << i for i, a in enumerate(self.actions)}
+        self.all_actions = (1 << len(self.actions)) - 1
+        self.colour = {h: c.colour for h, c in inst.board.cities.items()}
+        self.base_pairs = {tuple(sorted(p)) for p in state.linked_pairs() if len(p) == 2}
+        self.towns_with_track0 = {t for t, n in state.town_tracks.items() if n > 0}
+        for pair in self.base_pairs:
+            self.towns_with_track0 |= {h for h in pair if h in inst.board.towns and h not in state.new_cities}
+        self._occ_cache: dict[int, int] = {}
+        self._connect_cache: dict[int, tuple[int, tuple[int, ...]]] = {}
+        self._route_cache: dict[tuple, list] = {}
+        self._town_ends = [tuple(h for h in t.ends if h in self.town_bit) for t in catalogue.tracks]
+        self._raw_cache: dict[tuple, tuple] = {}
+        self._adj_cache: dict[int, dict] = {}
+        self.least_moai = 1 if rules.rapa_nui_remnant else 2
+
+    # -- abstract position helpers ---------------------------------------------------------------
+    def start_key(self) -> tuple:
+        st = self.state0
+        cubes = tuple(tuple(st.goods.get(h, ())) for h in self.ruins)
+        blockers = sum(self.action_bit[a] for a in st.blockers if a in self.action_bit)
+        urban = sum(self.town_bit[t] for t in st.new_cities if t in self.town_bit)
+        return (cubes, 0, st.locomotive, blockers, urban)
+
+    def occupied(self, built: int) -> int:
+        occ = self._occ_cache.get(built)
+        if occ is None:
+            occ = 0
+            for i in _bits(built):
+                occ |= self.cat.tracks[i].mask
+            self._occ_cache[built] = occ
+        return occ
+
+    def built_pairs(self, built: int) -> set:
+        return self.base_pairs | {self.cat.tracks[i].ends for i in _bits(built)}
+
+    def is_city_of(self, h: Hex, colour: str, urban: int) -> bool:
+        if h in self.colour:
+            return self.colour[h] == colour
+        return colour == "black" and bool(urban & self.town_bit.get(h, 0))
+
+    def connect_need(self, built: int) -> tuple[int, tuple[int, ...]]:
+        """Tiles (approximately fewest) still needed to join every ruin, and the tracks of that plan in order.
+
+        Prim over the ruins' components: repeatedly the cheapest path (in tiles, over built pairs at 0 and
+        catalogue tracks that fit) from the component of the first ruin to a ruin outside it."""
+        got = self._connect_cache.get(built)
+        if got is not None:
+            return got
+        occ = self.occupied(built)
+        pairs = self.built_pairs(built)
+        adj: dict[Hex, list[tuple[Hex, int, int | None]]] = {h: [] for h in self.cat.stops}
+        for a, b in pairs:
+            adj.setdefault(a, []).append((b, 0, None))
+            adj.setdefault(b, []).append((a, 0, None))
+        for (a, b), ids in self.cat.by_pair.items():
+            if (a, b) in pairs:
+                continue
+            for i in ids:
+                t = self.cat.tracks[i]
+                if not t.mask & occ:
+                    adj[a].append((b, len(t.hexes), i))
+                    adj[b].append((a, len(t.hexes), i))
+                    break
+        joined = {self.ruins[0]}
+        order: list[int] = []
+        total = 0
+        used_mask = occ
+        while True:
+            # spread the joined set over 0-cost edges
+            stack = list(joined)
+            while stack:
+                u = stack.pop()
+                for v, w, i in adj.get(u, ()):
+                    if w == 0 and v not in joined:
+                        joined.add(v)
+                        stack.append(v)
+            if all(r in joined for r in self.ruins):
+                break
+            dist = {u: 0 for u in joined}
+            back: dict[Hex, tuple[Hex, int | None]] = {}
+            heap = [(0, str(u), u) for u in sorted(joined)]
+            heapq.heapify(heap)
+            target = None
+            while heap:
+                d, _, u = heapq.heappop(heap)
+                if d > dist.get(u, 1 << 30):
+                    continue
+                if u in self.colour and u not in joined:
+                    target = u
+                    break
+                for v, w, i in adj.get(u, ()):
+                    if i is not None and self.cat.tracks[i].mask & used_mask:
+                        continue
+                    nd = d + w
+                    if nd < dist.get(v, 1 << 30):
+                        dist[v] = nd
+                        back[v] = (u, i)
+                        heapq.heappush(heap, (nd, str(v), v))
+            if target is None:
+                total = 1 << 20  # some ruin cannot be joined with this catalogue
+                break
+            v = target
+            while v not in joined:
+                u, i = back[v]
+                if i is not None:
+                    order.append(i)
+                    used_mask |= self.cat.tracks[i].mask
+                    total += len(self.cat.tracks[i].hexes)
+                joined.add(v)
+                v = u
+        got = (total, tuple(order))
+        self._connect_cache[built] = got
+        return got
+
+    # -- one round ----------------------------------------------------------------------------------
+    def action_options(self, key: tuple) -> list[tuple[str | None, Hex | None, Hex | None]]:
+        """(action, Rapa Nui target, town to urbanize) for every action worth telling apart."""
+        cubes, built, loco, blockers, urban = key
+        out: list[tuple[str | None, Hex | None, Hex | None]] = []
+        if not self.rules.strict_action:
+            out.append((None, None, None))
+        idle = self.rules.idle_actions
+        supply = len(self.state0.new_city_supply) - bin(urban).count("1") + sum(
+            1 for t in self.state0.new_cities if t in self.town_bit)
+        for name in self.actions:
+            if blockers & self.action_bit[name]:
+                continue
+            if name == "engineer":
+                out.append((name, None, None))
+            elif name == "locomotive":
+                if loco < self.s.max_locomotive or idle:
+                    out.append((name, None, None))
+            elif name == "urbanization":
+                if supply <= 0:
+                    if idle:
+                        out.append((name, None, None))
+                    continue
+                for t in self.towns:
+                    if not urban & self.town_bit[t]:
+                        out.append((name, None, t))
+                if self.rules.strict_action:
+                    out.append((name, None, None))
+            elif name == "rapa-nui":
+                seen_noop = False
+                for i, h in enumerate(self.ruins):
+                    stack = cubes[i]
+                    if len(stack) < self.least_moai:
+                        continue
+                    if len(stack) >= 2 and stack[-1] != stack[-2]:
+                        out.append((name, h, None))
+                    elif not seen_noop:  # a turn that changes nothing still earns the stunt's cash
+                        seen_noop = True
+                        out.append((name, h, None))
+                if idle and not seen_noop:
+                    out.append((name, None, None))
+        return out
+
+    def routes(self, origin: Hex, colour: str, built: int, urban: int, max_links: int,
+               tile_limit: int) -> list[tuple[int, frozenset, tuple[Hex, ...]]]:
+        """(links, new tracks, stops) of the routes a cube can take over built pairs and tracks that fit:
+        the longest first, none as long as another with a subset of its new track."""
+        relevant = urban if colour == "black" else 0
+        key = (origin, colour, built, relevant, max_links, tile_limit)
+        kept = self._route_cache.get(key)
+        if kept is not None:
+            return kept
+        found = self._walk_routes(origin, colour, built, relevant, max_links)
+        options = sorted(((k, new, route, tiles) for (k, new), (route, tiles) in found.items()
+                          if k <= max_links and tiles <= tile_limit),
+                         key=lambda o: (-o[0], len(o[1]), sorted(o[1])))
+        kept = []
+        for k, new, route, _ in options:
+            if any(k2 >= k and n2 <= new for k2, n2, _ in kept):
+                continue  # as long a route with a subset of its new track
+            kept.append((k, new, route))
+            if len(kept) >= MAX_OPTIONS:
+                break
+        self._route_cache[key] = kept
+        return kept
+
+    def _walk_routes(self, origin: Hex, colour: str, built: int, urban: int, max_links: int) -> dict:
+        """Every (links, new tracks) -> (a route, new tiles), up to max_links links and the Engineer's tiles."""
+        raw_key = (origin, colour, built, urban)
+        cached = self._raw_cache.get(raw_key)
+        if cached is not None and cached[0] >= max_links:
+            return cached[1]
+        found: dict[tuple[int, frozenset], tuple[tuple[Hex, ...], int]] = {}
+        occ = self.occupied(built)
+        pairs = self.built_pairs(built)
+        adjacent = self.cat.adjacent
+        built_adj = self._built_adj(built)
+        by_pair, tracks = self.cat.by_pair, self.cat.tracks
+        tile_cap = self.s.engineer_tile_limit
+
+        def go(path: list[Hex], new: list[int], mask: int, tiles: int) -> None:
+            here = path[-1]
+            if len(path) - 1 >= max_links:
+                return
+            for nxt in sorted(set(adjacent.get(here, ())) | built_adj.get(here, set())):
+                if nxt in path:
+                    continue
+                pair = (here, nxt) if here < nxt else (nxt, here)
+                add = None
+                if pair not in pairs:
+                    ids = by_pair.get(pair, ())
+                    if not any(i in new for i in ids):
+                        for i in ids:
+                            t = tracks[i]
+                            if not t.mask & (occ | mask) and tiles + len(t.hexes) <= tile_cap:
+                                add = i
+                                break
+                        if add is None:
+                            continue
+                path.append(nxt)
+                t_tiles = t_mask = 0
+                if add is not None:
+                    new.append(add)
+                    t_tiles, t_mask = len(tracks[add].hexes), tracks[add].mask
+                if self.is_city_of(nxt, colour, urban):
+                    k = (len(path) - 1, frozenset(new))
+                    if k not in found:
+                        found[k] = (tuple(path), tiles + t_tiles)
+                else:
+                    go(path, new, mask | t_mask, tiles + t_tiles)
+                if add is not None:
+                    new.pop()
+                path.pop()
+
+        go([origin], [], 0, 0)
+        self._raw_cache[raw_key] = (max_links, found)
+        return found
+
+    def _built_adj(self, built: int) -> dict:
+        adj = self._adj_cache.get(built)
+        if adj is None:
+            adj = {}
+            for a, b in self.built_pairs(built):
+                adj.setdefault(a, set()).add(b)
+                adj.setdefault(b, set()).add(a)
+            self._adj_cache[built] = adj
+        return adj
+
+    def round_plans(self, key: tuple, action: tuple, rounds_left: int) -> list[tuple]:
+        """The round's builds and shipment steps after `action`, independent of money:
+        (new tracks, shipment steps, cubes after, locomotive after, links shipped, track cost, town fee towns)."""
+        cubes, built, loco, blockers, urban = key
+        name, target, town = action
+        s = self.s
+        loco_a = min(loco + 1, s.max_locomotive) if name == "locomotive" else loco
+        limit = s.engineer_tile_limit if name == "engineer" else s.tile_limit
+        urban_a = urban | (self.town_bit[town] if town is not None else 0)
+        stacks = [list(c) for c in cubes]
+        if target is not None:
+            stacks[self.ruins.index(target)].reverse()
+        can_raise = loco_a < s.max_locomotive
+        reach = loco_a + (1 if can_raise else 0)
+        top, second = {}, {}
+        for i, stack in enumerate(stacks):
+            if not stack:
+                continue
+            top[i] = self.routes(self.ruins[i], stack[-1], built, urban_a, loco_a, limit)
+            if can_raise:
+                top[i] = top[i] + [o for o in self.routes(self.ruins[i], stack[-1], built, urban_a, reach, limit)
+                                   if o[0] == reach]
+            if len(stack) >= 2:
+                second[i] = self.routes(self.ruins[i], stack[-2], built, urban_a, loco_a, limit)
+        seqs: list[tuple[tuple, tuple, int]] = []  # (steps, (cubes removed from ruin i ...), loco raise)
+        ship = lambda i, opt: ("ship", i, opt)  # noqa: E731
+        firsts = [(i, o) for i, opts in top.items() for o in opts if o[0] <= loco_a]
+        for i, a in firsts:
+            for j, opts in top.items():
+                for b in (second.get(i, []) if j == i else opts):
+                    if b[0] <= loco_a:
+                        seqs.append(((ship(i, a), ship(j, b)), 0))
+            if can_raise:
+                seqs.append(((ship(i, a), "locomotive"), 1))
+            seqs.append(((ship(i, a), "pass"), 0))
+        if can_raise:
+            for j, opts in top.items():
+                for b in opts:
+                    seqs.append((("locomotive", ship(j, b)), 1))
+            seqs.append((("locomotive", "pass"), 1))
+        seqs.append((("pass", "pass"), 0))
+        need_cubes = sum(len(c) for c in stacks)
+        out: dict[tuple, tuple] = {}
+        tracks = self.cat.tracks
+        with_track = self.towns_with_track(built)
+        for steps, raise_ in seqs:
+            shipped = [st for st in steps if isinstance(st, tuple)]
+            if need_cubes - len(shipped) > 2 * rounds_left:
+                continue  # cannot deliver the rest by the round asked for
+            new = set()
+            for st in shipped:
+                new |= st[2][1]
+            if new:
+                mask, ok = 0, True
+                for t in new:
+                    if tracks[t].mask & mask:
+                        ok = False
+                        break
+                    mask |= tracks[t].mask
+                if not ok:
+                    continue
+                tiles, cost = self.build_price(new, urban_a, with_track)
+            else:
+                tiles = cost = 0
+            if tiles > limit:
+                continue
+            left = [list(c) for c in stacks]
+            for st in shipped:
+                left[st[1]].pop()
+            gain = sum(st[2][0] for st in shipped)
+            after = tuple(tuple(c) for c in left)
+            rk = (after, frozenset(new), loco_a + raise_)
+            old = out.get(rk)
+            if old is None or old[4] < gain:
+                moving = [list(c) for c in stacks]
+                ships = []
+                for st in steps:
+                    if isinstance(st, tuple):
+                        ships.append((self.ruins[st[1]], moving[st[1]].pop(), st[2][2]))
+                    else:
+                        ships.append(st)
+                out[rk] = (tuple(sorted(new)), tuple(ships), after, loco_a + raise_, gain, cost, tiles)
+        order = sorted(range(len(out)), key=lambda n, v=list(out.values()): (-(v[n][4] * (rounds_left + 1) - v[n][5]), n))
+        values = list(out.values())
+        plans = [values[n] for n in order]
+        plans = plans[:MAX_PAIRS]
+        # the same shipments with spare tiles spent toward joining every ruin
+        filled = []
+        for p in plans[:MAX_FILLED]:
+            extra = self.fill(built, p[0], urban_a, with_track, limit)
+            if extra:
+                ids = tuple(sorted(p[0] + extra))
+                tiles, cost = self.build_price(set(ids), urban_a, with_track)
+                filled.append((ids, p[1], p[2], p[3], p[4], cost, tiles))
+        return plans + filled
+
+    def towns_with_track(self, built: int) -> set:
+        out = set(self.towns_with_track0)
+        for i in _bits(built):
+            out |= {h for h in self.cat.tracks[i].ends if h in self.town_bit}
+        return out
+
+    def build_price(self, new, urban: int, with_track: set) -> tuple[int, int]:
+        """Tiles (a town tile counts once a round) and cost (terrain and town fees) of laying `new`."""
+        if not new:
+            return 0, 0
+        s = self.s
+        tiles = cost = 0
+        touched = set()
+        tracks, ends = self.cat.tracks, self._town_ends
+        for t in new:
+            track = tracks[t]
+            tiles += len(track.hexes)
+            cost += track.cost
+            for e in ends[t]:
+                if not urban & self.town_bit[e]:
+                    cost += s.town_cost_per_track + (s.town_cost_base if e not in with_track and e not in touched else 0)
+                    touched.add(e)
+        return tiles + len(touched), cost
+
+    def fill(self, built: int, new: tuple, urban: int, with_track: set, limit: int) -> tuple:
+        """Tracks toward joining every ruin that fit the round's spare tiles, in the joining plan's order."""
+        now = built
+        for t in new:
+            now |= 1 << t
+        _, order = self.connect_need(now)
+        chosen = list(new)
+        mask = self.occupied(now)
+        for t in order:
+            track = self.cat.tracks[t]
+            if track.mask & mask:
+                continue
+            tiles, _ = self.build_price(set(chosen) | {t}, urban, with_track)
+            if tiles <= limit:
+                chosen.append(t)
+                mask |= track.mask
+        return tuple(chosen[len(new):])
+
+    # -- the beam over rounds -------------------------------------------------------------------------
+    def run(self, last_round: int) -> Result | None:
+        """The best plan found that clears by `last_round`: fewest rounds, then fewest shares, then most cash."""
+        st, s = self.state0, self.s
+        layer = {self.start_key(): [Entry(st.cash, st.income, st.shares)]}
+        for rnd in range(st.round, last_round + 1):
+            rounds_left = last_round - rnd
+            nxt: dict[tuple, list[Entry]] = {}
+            cleared: list[Entry] = []
+            for key, entries in layer.items():
+                cubes, built, loco, blockers, urban = key
+                for action in self.action_options(key):
+                    plans = self.round_plans(key, action, rounds_left)
+                    self.work += len(plans) * len(entries)
+                    name, target, town = action
+                    sel = blockers | self.action_bit[name] if name else blockers
+                    if sel == self.all_actions:
+                        sel = 0
+                    urban_a = urban | (self.town_bit[town] if town is not None else 0)
+                    for ids, ships, after, loco_after, gain, cost, tiles in plans:
+                        new_built = built
+                        for t in ids:
+                            new_built |= 1 << t
+                        need, _ = self.connect_need(new_built)
+                        cap = rounds_left * s.engineer_tile_limit
+                        if need > cap:
+                            continue
+                        done = need == 0 and not any(after)
+                        new_key = (after, new_built, loco_after, sel, urban_a)
+                        for e in entries:
+                            for child in self.settle(e, action, ids, ships, gain, cost, loco_after):
+                                if done:
+                                    cleared.append(child)
+                                elif rounds_left > 0:
+                                    _insert(nxt.setdefault(new_key, []), child)
+                if self.work_limit is not None and self.work > self.work_limit:
+                    return None
+                if self.stop is not None and self.stop():
+                    return None
+            if cleared:
+                best = min(cleared, key=lambda e: (e.shares, -e.cash))
+                return Result(self.decode(best), rnd, best.shares, best.cash, self.work)
+            layer = self.select(nxt, rounds_left)
+            if not layer:
+                return None
+        return None
+
+    def settle(self, e: Entry, action: tuple, ids: tuple, ships: tuple, gain: int, cost: int,
+               loco_after: int) -> list[Entry]:
+        """The round's money as the engine counts it, with shares issued just in time: the fewest that pay
+        for the action and track, and the fewest that also avoid a shortfall at the expenses."""
+        s = self.s
+        name, target, town = action
+        pay = s.action_cost if name else 0
+        stunt = s.rapa_nui_cash if name == "rapa-nui" and target is not None else 0
+        need = max(pay, pay - stunt + cost)
+        k = max(0, -(-(need - e.cash) // s.share_price))
+        out = []
+        for shares in (k, None):
+            if shares is None:  # the shortfall avoided: each share adds its price and costs $1 this round
+                end = e.cash + k * s.share_price - pay + stunt - cost + e.income + gain - (e.shares + k + loco_after)
+                if end >= 0 or s.share_price <= 1:
+                    break
+                shares = k + -(-(-end) // (s.share_price - 1))
+            if e.shares + shares > s.max_shares:
+                break
+            cash = e.cash + shares * s.share_price - pay + stunt - cost
+            income = e.income + gain
+            end = cash + income - (e.shares + shares + loco_after)
+            if end < 0:
+                income += end
+                end = 0
+            if income < s.income_floor:
+                continue
+            for low, high, loss in s.income_reduction:
+                if low <= income <= high:
+                    income -= loss
+                    break
+            out.append(Entry(end, income, e.shares + shares, e, (shares, name, target, town, ids, ships)))
+        return out
+
+    def select(self, nxt: dict[tuple, list[Entry]], rounds_left: int) -> dict[tuple, list[Entry]]:
+        """The `width` most promising positions, at most PER_TRACKS of them on the same track."""
+        scored = []
+        for key, entries in nxt.items():
+            cubes, built, loco, blockers, urban = key
+            need, _ = self.connect_need(built)
+            left = sum(len(c) for c in cubes)
+            best = max(e.cash + (e.income - e.shares - loco) * rounds_left - self.share_weight * e.shares
+                       for e in entries)
+            scored.append((best - 3.5 * need - 2.0 * left, key))
+        scored.sort(key=lambda x: -x[0])
+        per: dict[int, int] = {}
+        out = {}
+        for value, key in scored:
+            built = key[1]
+            if per.get(built, 0) >= PER_TRACKS:
+                continue
+            per[built] = per.get(built, 0) + 1
+            out[key] = nxt[key]
+            if len(out) >= self.width:
+                break
+        return out
+
+    def decode(self, e: Entry) -> list[RoundPlan]:
+        out = []
+        while e.decision is not None:
+            k, name, target, town, ids, ships = e.decision
+            build = [f"urbanize {town} black"] if town is not None else []
+            build += [self.cat.tracks[t].path() for t in ids]
+            ship = []
+            for st in ships:
+                if isinstance(st, tuple):
+                    origin, colour, route = st
+                    ship.append({"from": str(origin), "cube": colour, "route": "-".join(str(h) for h in route)})
+                else:
+                    ship.append(st)
+            out.append(RoundPlan(k, name, str(target) if target is not None else None, build, ship))
+            e = e.parent
+        return out[::-1]
+
+
+def _insert(front: list[Entry], e: Entry, cap: int = 6) -> None:
+    """Add to a Pareto front of (cash up, income up, shares down)."""
+    for f in front:
+        if f.cash >= e.cash and f.income >= e.income and f.shares <= e.shares:
+            return
+    front[:] = [f for f in front if not (e.cash >= f.cash and e.income >= f.income and e.shares <= f.shares)]
+    front.append(e)
+    if len(front) > cap:
+        front.sort(key=lambda f: -(f.cash + 4 * f.income - 8 * f.shares))
+        del front[cap:]
+
+
+def _bits(mask: int):
+    i = 0
+    while mask:
+        if mask & 1:
+            yield i
+        mask >>= 1
+        i += 1

@@ -1,0 +1,58 @@
+"""Plan finders: the searches that propose plans, behind one small interface, as the proof engines are.
+
+A finder is given a position (a state at the start of a round) and a round budget and returns rounds of a
+plan that it believes clears by then, or nothing. It never judges legality: the map solver replays every
+proposal through the referee (solver.engine.plan.replay) and keeps the best by fewest rounds, then fewest
+shares, then most cash; the answer names the finder whose plan it kept (`plan_source`).
+
+To add a finder: a class with `name` and `find`, and a line in the map solver's list of stages.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Protocol
+
+from solver.engine.plan import RoundPlan
+from solver.engine.state import GameState
+from solver.solo.economy_search import Catalogue, EconomySearch
+
+
+@dataclass
+class Proposal:
+    rounds: list[RoundPlan]   # the rounds from the position on
+    finder: str
+    note: str = ""
+
+
+class PlanFinder(Protocol):
+    name: str
+
+    def find(self, state: GameState, last_round: int, stop=None) -> Proposal | None:
+        """Rounds from `state` that should clear by `last_round`, or None."""
+
+
+class EconomyFinder:
+    """The Pareto beam over the exact economy (solver/solo/economy_search.py)."""
+
+    name = "plan optimizer (solver/solo/economy_search.py)"
+
+    def __init__(self, network_links=(), width: int = 60, max_hexes: int = 3, share_weight: float = 6.0):
+        self.network_links, self.width, self.max_hexes = tuple(network_links), width, max_hexes
+        self.share_weight = share_weight
+        self.work = 0
+        self._catalogue = None
+
+    def catalogue(self, state: GameState) -> Catalogue:
+        if self._catalogue is None:
+            self._catalogue = Catalogue(state, self.network_links, max_hexes=self.max_hexes)
+        return self._catalogue
+
+    def find(self, state: GameState, last_round: int, stop=None) -> Proposal | None:
+        search = EconomySearch(state, self.catalogue(state), width=self.width, stop=stop,
+                               share_weight=self.share_weight)
+        result = search.run(last_round)
+        self.work += search.work
+        if result is None:
+            return None
+        return Proposal(result.rounds, self.name,
+                        f"width {self.width}, share weight {self.share_weight:g}, {search.work} round plans")
