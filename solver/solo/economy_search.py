@@ -432,6 +432,7 @@ class EconomySearch:
         stacks = [list(c) for c in cubes]
         if target is not None:
             stacks[self.ruins.index(target)].reverse()
+        stacks_t = [tuple(c) for c in stacks]
         can_raise = loco_a < s.max_locomotive
         reach = loco_a + (1 if can_raise else 0)
         top, second = {}, {}
@@ -444,61 +445,81 @@ class EconomySearch:
                                    if o[0] == reach]
             if len(stack) >= 2:
                 second[i] = self.routes(self.ruins[i], stack[-2], built, urban_a, loco_a, limit)
-        seqs: list[tuple[tuple, tuple, int]] = []  # (steps, (cubes removed from ruin i ...), loco raise)
-        ship = lambda i, opt: ("ship", i, opt)  # noqa: E731
-        firsts = [(i, o) for i, opts in top.items() for o in opts if o[0] <= loco_a]
-        for i, a in firsts:
-            for j, opts in top.items():
-                for b in (second.get(i, []) if j == i else opts):
-                    if b[0] <= loco_a:
-                        seqs.append(((ship(i, a), ship(j, b)), 0))
-            if can_raise:
-                seqs.append(((ship(i, a), "locomotive"), 1))
-            seqs.append(((ship(i, a), "pass"), 0))
-        if can_raise:
-            for j, opts in top.items():
-                for b in opts:
-                    seqs.append((("locomotive", ship(j, b)), 1))
-            seqs.append((("locomotive", "pass"), 1))
-        seqs.append((("pass", "pass"), 0))
         need_cubes = sum(len(c) for c in stacks)
+        least = need_cubes - 2 * rounds_left  # shipments this round must make to deliver the rest in time
+        seqs: list[tuple[tuple, int]] = []  # (the two steps, locomotive raised by the step)
+        ship = lambda i, opt: ("ship", i, opt)  # noqa: E731
+        origins = sorted(top)
+        for i in origins:
+            for a in top[i]:
+                if a[0] > loco_a:
+                    continue
+                for b in second.get(i, ()):  # the cube under it, from the same ruin
+                    seqs.append(((ship(i, a), ship(i, b)), 0))
+                for j in origins:
+                    if j <= i:
+                        continue  # two ruins: the order of the shipments changes nothing
+                    for b in top[j]:
+                        if b[0] <= loco_a:
+                            seqs.append(((ship(i, a), ship(j, b)), 0))
+                if least <= 1:
+                    if can_raise:
+                        seqs.append(((ship(i, a), "locomotive"), 1))
+                    seqs.append(((ship(i, a), "pass"), 0))
+        if can_raise and least <= 1:
+            for j in origins:
+                for b in top[j]:
+                    seqs.append((("locomotive", ship(j, b)), 1))
+        if least <= 0:
+            if can_raise:
+                seqs.append((("locomotive", "pass"), 1))
+            seqs.append((("pass", "pass"), 0))
         out: dict[tuple, tuple] = {}
         tracks = self.cat.tracks
         with_track = self.towns_with_track(built)
+        priced: dict[frozenset, tuple[int, int] | None] = {}  # new tracks -> (tiles, cost), None: they clash
+        ruins = self.ruins
         for steps, raise_ in seqs:
-            shipped = [st for st in steps if isinstance(st, tuple)]
-            if need_cubes - len(shipped) > 2 * rounds_left:
-                continue  # cannot deliver the rest by the round asked for
-            new = set()
-            for st in shipped:
-                new |= st[2][1]
+            shipped = [st for st in steps if st.__class__ is tuple]
+            if len(shipped) == 2:
+                new = shipped[0][2][1] | shipped[1][2][1]
+            elif shipped:
+                new = shipped[0][2][1]
+            else:
+                new = frozenset()
             if new:
-                mask, ok = 0, True
-                for t in new:
-                    if tracks[t].mask & mask:
-                        ok = False
-                        break
-                    mask |= tracks[t].mask
-                if not ok:
+                price = priced.get(new, 0)
+                if price == 0:
+                    price, mask = None, 0
+                    for t in new:
+                        if tracks[t].mask & mask:
+                            break
+                        mask |= tracks[t].mask
+                    else:
+                        price = self.build_price(new, urban_a, with_track)
+                    priced[new] = price
+                if price is None:
                     continue
-                tiles, cost = self.build_price(new, urban_a, with_track)
+                tiles, cost = price
             else:
                 tiles = cost = 0
             if tiles > limit:
                 continue
-            left = [list(c) for c in stacks]
+            after = list(stacks_t)
             for st in shipped:
-                left[st[1]].pop()
+                after[st[1]] = after[st[1]][:-1]
+            after = tuple(after)
             gain = sum(st[2][0] for st in shipped)
-            after = tuple(tuple(c) for c in left)
-            rk = (after, frozenset(new), loco_a + raise_)
+            rk = (after, new, loco_a + raise_)
             old = out.get(rk)
             if old is None or old[4] < gain:
-                moving = [list(c) for c in stacks]
+                moving = list(stacks_t)
                 ships = []
                 for st in steps:
-                    if isinstance(st, tuple):
-                        ships.append((self.ruins[st[1]], moving[st[1]].pop(), st[2][2]))
+                    if st.__class__ is tuple:
+                        i = st[1]
+                        ships.append((ruins[i], moving[i][-1], st[2][2]))
+                        moving[i] = moving[i][:-1]
                     else:
                         ships.append(st)
                 out[rk] = (tuple(sorted(new)), tuple(ships), after, loco_a + raise_, gain, cost, tiles)
@@ -563,6 +584,7 @@ class EconomySearch:
         """The best plan found that clears by `last_round`: fewest rounds, then fewest shares, then most cash."""
         st, s = self.state0, self.s
         layer = {self.start_key(): [Entry(st.cash, st.income, st.shares)]}
+        need0, _ = self.connect_need(0)
         for rnd in range(st.round, last_round + 1):
             rounds_left = last_round - rnd
             nxt: dict[tuple, list[Entry]] = {}
@@ -581,11 +603,17 @@ class EconomySearch:
                         new_built = built
                         for t in ids:
                             new_built |= 1 << t
-                        need, _ = self.connect_need(new_built)
-                        cap = rounds_left * s.engineer_tile_limit
-                        if need > cap:
-                            continue
-                        done = need == 0 and not any(after)
+                        if any(after):
+                            done = False
+                            if rounds_left * s.engineer_tile_limit < need0:  # joining the ruins may run late
+                                need, _ = self.connect_need(new_built)
+                                if need > rounds_left * s.engineer_tile_limit:
+                                    continue
+                        else:
+                            need, _ = self.connect_need(new_built)
+                            if need > rounds_left * s.engineer_tile_limit:
+                                continue
+                            done = need == 0
                         new_key = (after, new_built, loco_after, sel, urban_a)
                         for e in entries:
                             for child in self.settle(e, action, ids, ships, gain, cost, loco_after):
