@@ -186,7 +186,7 @@ def main() -> None:
             rows.append(row)
             rows.sort(key=lambda r: order[r["difficulty"], r["seed"]])
             write_rows(out, rows)
-            print(",".join(str(row[f]) for f in FIELDS), flush=True)
+            print(",".join(str(row.get(f, "")) for f in FIELDS), flush=True)
     print(summary(rows, args.difficulties.split(",")))
     print(f"wall time {time.time() - t0:.0f} s; wrote {out}")
 
