@@ -162,6 +162,11 @@ def judge(row: dict, inst, folder: pathlib.Path, update: bool) -> records.Outcom
     return outcome
 
 
+def row_line(row: dict) -> str:
+    """The row as printed: every column, the ones a row leaves out (the deep mode's baseline_*) empty."""
+    return ",".join(str(row.get(f, "")) for f in FIELDS)
+
+
 def write_rows(out: pathlib.Path, rows: list[dict]) -> None:
     """The CSV of the rows so far, replaced whole (a stopped run keeps what it measured)."""
     text = io.StringIO()
@@ -243,7 +248,7 @@ def run(args) -> int:
             rows.append(row)
             rows.sort(key=lambda r: order[r["difficulty"], r["seed"]])
             write_rows(out, rows)
-            print(",".join(str(row.get(f, "")) for f in FIELDS), flush=True)
+            print(row_line(row), flush=True)
             if outcome.status in (records.REGRESSION, records.BROKEN):
                 print(records.regression_line(setup_key(row), outcome), flush=True)
     print(summary(rows, args.difficulties.split(",")))
