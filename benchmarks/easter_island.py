@@ -3,6 +3,7 @@
     python benchmarks/easter_island.py [--seeds 20] [--first-seed 1] [--bag red=20,blue=20,yellow=20,black=16]
                                        [--work 10000] [--cp-time 1] [--shares-cp-time 0] [--jobs 1]
                                        [--prove [--prove-time 600]] [--out results/easter-island.csv]
+                                       [--records results/best-plans] [--no-update]
 
 For every difficulty and seed it solves the setup drawn from the bag (default: the base
 bag without purple cubes, the default the readings registry is moving to; the bag used
@@ -39,6 +40,15 @@ Deep mode (`--prove`, `aos-solve easter-island --prove`): every proof engine run
 `--prove-time` deterministic units per call (`mode` = prove). The baseline is then today's default
 answer of the same setup, solved in the same run just before (columns baseline_*: its proof source,
 bounds and seconds); the summary compares how many setups each settles, and the time ratio.
+
+The record of the best plans (solver/batch/records.py, --records, default results/best-plans): every
+answer's plan is replayed by the referee and compared with the recorded plan of its setup (fewer rounds,
+then fewer shares, then more cash is better). Column `record`: regression, better (record updated),
+same, new (record updated), no plan; `record_rounds`, `record_shares`: the record after the comparison.
+A better plan replaces the record unless `--no-update`. The summary counts regressions and improvements,
+prints each regression with a line starting "!!! REGRESSION", and the run exits with code 1 if there is
+one. It ends with issue 44's goal figures: setups settled, shares at the end of the plan (median, 95th
+percentile), seconds (median, max). Bad input (options, the record folder) is one message and exit 2.
 """
 from __future__ import annotations
 
@@ -56,11 +66,14 @@ ROOT = pathlib.Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from solver.solo.easter_island import PORTFOLIO, analyse  # noqa: E402
+from solver.batch import records  # noqa: E402
+from solver.board.errors import InputError  # noqa: E402
+from solver.engine.readings import label  # noqa: E402
 from solver.games import load_instance  # noqa: E402
 from solver.engine.setup import draw_setup, parse_bag  # noqa: E402
 from solver.solo.relaxation import SolveParams  # noqa: E402
 from solver.engine.state import Rules  # noqa: E402
-from solver.report.output import write_atomic  # noqa: E402
+from solver.report.output import check_output_folder, write_atomic  # noqa: E402
 from models.network import clear_cache  # noqa: E402
 
 NO_PURPLE = "red=20,blue=20,yellow=20,black=16"
@@ -68,7 +81,7 @@ FIELDS = ["bag", "difficulty", "seed", "verdict", "min_rounds", "rounds_lower_bo
           "proof", "shares", "shares_lower_bound", "shares_proved", "cash", "track_cost", "network_cost",
           "network_status", "seconds", "rounds_seconds", "beam_rounds", "beam_seconds", "variants", "relaxation",
           "plan_source", "squeeze", "restriction", "mode", "engines", "baseline_proof", "baseline_lower_bound",
-          "baseline_upper_bound", "baseline_seconds"]
+          "baseline_upper_bound", "baseline_seconds", "record", "record_rounds", "record_shares"]
 
 
 def row_for(a, bag: str, difficulty: str, seed: int) -> dict:
@@ -128,7 +141,30 @@ def solve_one(task: tuple) -> dict:
                     "baseline_upper_bound": b["rounds_upper_bound"], "baseline_seconds": b["seconds"]}
     clear_cache()  # the time of a single command, not of a batch that reuses the network proofs
     a = analyse(inst, difficulty, setup, Rules(), time_limit=120.0, budget=work, params=params)
-    return {**row_for(a, name, difficulty, seed), **(baseline or {})}
+    plan = a.plan.to_json(inst) if a.plan is not None else None  # judged against the record by main()
+    return {**row_for(a, name, difficulty, seed), **(baseline or {}), "plan": plan}
+
+
+def setup_key(row: dict) -> records.SetupKey:
+    return records.SetupKey("easter-island", row["difficulty"], row["seed"], label(Rules(), "easter-island"),
+                            row["bag"])
+
+
+def judge(row: dict, inst, folder: pathlib.Path, update: bool) -> records.Outcome:
+    """The row's plan against the record of its setup (both replayed); the row gets the record columns."""
+    from solver.engine.plan import plan_from_json
+    data = row.pop("plan", None)
+    plan = plan_from_json(data, inst, "the answer's plan") if data is not None else None
+    outcome = records.offer(folder, setup_key(row), plan, inst, update=update)
+    kept = outcome.kept()
+    row.update({"record": outcome.column(), "record_rounds": kept.rounds if kept else "",
+                "record_shares": kept.shares if kept else ""})
+    return outcome
+
+
+def row_line(row: dict) -> str:
+    """The row as printed: every column, the ones a row leaves out (the deep mode's baseline_*) empty."""
+    return ",".join(str(row.get(f, "")) for f in FIELDS)
 
 
 def write_rows(out: pathlib.Path, rows: list[dict]) -> None:
@@ -165,8 +201,31 @@ def main() -> None:
                          "at most one job per core keeps the times comparable)")
     ap.add_argument("--out", default=None,
                     help="default results/easter-island.csv, with --prove results/easter-island-prove.csv")
+    ap.add_argument("--records", default=str(ROOT / "results" / "best-plans"),
+                    help="the folder of the best plans (default results/best-plans)")
+    ap.add_argument("--no-update", action="store_true",
+                    help="compare each answer with the record, never write it")
     args = ap.parse_args()
+    try:
+        code = run(args)
+    except InputError as err:
+        print(f"{pathlib.Path(__file__).name}: error: {err}", file=sys.stderr)
+        sys.exit(2)
+    sys.exit(code)
+
+
+def run(args) -> int:
+    if args.seeds < 1 or args.jobs < 1 or args.work < 1:
+        raise InputError("must be at least 1", "--seeds, --jobs and --work")
+    for d in args.difficulties.split(","):
+        if d not in ("easy", "normal", "hard"):
+            raise InputError(f"unknown difficulty {d!r} (expected easy, normal, hard)", "--difficulties")
+    parse_bag(args.bag)
     args.out = args.out or str(ROOT / "results" / ("easter-island-prove.csv" if args.prove else "easter-island.csv"))
+    out = pathlib.Path(args.out)
+    check_output_folder(out.parent, f"--out {out}", files=[out.name])
+    folder = pathlib.Path(args.records)
+    records.check_folder(folder, update=not args.no_update)
     params = SolveParams(workers=1, deterministic_time=args.cp_time, plan_time=args.plan_cp_time,
                          shares_time=args.shares_cp_time, prove=args.prove, prove_time=args.prove_time)
     print(f"bag: {args.bag}; reproducible mode: --work {args.work} round plans, CP-SAT 1 worker, "
@@ -177,18 +236,27 @@ def main() -> None:
     print(",".join(FIELDS), flush=True)
     tasks = [(d, seed, args.bag, args.work, params) for d in args.difficulties.split(",")
              for seed in range(args.first_seed, args.first_seed + args.seeds)]
-    out = pathlib.Path(args.out)
+    inst = load_instance(ROOT / "instances" / "easter-island.toml")
+    outcomes = []
     order = {(t[0], t[1]): i for i, t in enumerate(tasks)}
     rows = []
     t0 = time.time()
     with concurrent.futures.ProcessPoolExecutor(max_workers=max(1, args.jobs)) as pool:
         for row in pool.map(solve_one, tasks) if args.jobs > 1 else map(solve_one, tasks):
+            outcome = judge(row, inst, folder, not args.no_update)
+            outcomes.append((setup_key(row), outcome))
             rows.append(row)
             rows.sort(key=lambda r: order[r["difficulty"], r["seed"]])
             write_rows(out, rows)
-            print(",".join(str(row[f]) for f in FIELDS), flush=True)
+            print(row_line(row), flush=True)
+            if outcome.status in (records.REGRESSION, records.BROKEN):
+                print(records.regression_line(setup_key(row), outcome), flush=True)
     print(summary(rows, args.difficulties.split(",")))
-    print(f"wall time {time.time() - t0:.0f} s; wrote {out}")
+    print("\n".join(records.record_summary(outcomes)))
+    print(records.goal_figures(rows))
+    print(f"wall time {time.time() - t0:.0f} s; wrote {out}; records in {folder}"
+          + (" (compared only, --no-update)" if args.no_update else ""))
+    return 1 if any(o.status in (records.REGRESSION, records.BROKEN) for _, o in outcomes) else 0
 
 
 def summary(rows, difficulties) -> str:

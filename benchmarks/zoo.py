@@ -1,7 +1,7 @@
 """Benchmark: the Zoo solver on seeded setups and both readings of the exit rule, with the route search timed.
 
     python benchmarks/zoo.py [--seeds 20] [--work 5000] [--cp-time 1] [--variants setup,dangers]
-                             [--exits designer] [--out results/zoo.csv]
+                             [--exits designer] [--out results/zoo.csv] [--records results/best-plans] [--no-update]
 
 Reproducible mode: the beam search stops after --work round plans, CP-SAT (models/solo_game)
 runs with 1 worker and max_deterministic_time --cp-time per model. `proof` is the proof
@@ -33,11 +33,21 @@ The proven cheapest networks depend only on the board's geometry, so they are
 computed once per run and reused (same input, same proven optimum); the row
 that paid for them says so in `networks_computed`, and `network_seconds` is
 the optimizer's time for them.
+
+The record of the best plans (solver/batch/records.py, --records, default results/best-plans): every
+answer's plan is replayed by the referee and compared with the recorded plan of its setup (variant, seed,
+exit reading; fewer rounds, then fewer shares, then more cash is better). Column `record`: regression,
+better (record updated), same, new (record updated), no plan; `record_rounds`, `record_shares`: the
+record after the comparison. A better plan replaces the record unless `--no-update`. The summary counts
+regressions and improvements, prints each regression with a line starting "!!! REGRESSION", and the run
+exits with code 1 if there is one. It ends with issue 44's goal figures: setups settled, shares at the
+end of the plan (median, 95th percentile), seconds (median, max). Bad input is one message and exit 2.
 """
 from __future__ import annotations
 
 import argparse
 import csv
+import io
 import pathlib
 import random
 import statistics
@@ -48,6 +58,10 @@ ROOT = pathlib.Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 import solver.solo.zoo as zoo  # noqa: E402
+from solver.batch import records  # noqa: E402
+from solver.board.errors import InputError  # noqa: E402
+from solver.engine.readings import label  # noqa: E402
+from solver.report.output import check_output_folder, write_atomic  # noqa: E402
 import solver.solo.zoo_networks as zoo_networks  # noqa: E402
 from solver.solo.relaxation import SolveParams  # noqa: E402
 import solver.solo.zoo_routes as zr  # noqa: E402
@@ -61,7 +75,8 @@ FIELDS = ["variant", "seed", "exits", "dangers", "verdict", "min_rounds", "round
           "proof", "shares", "shares_lower_bound", "shares_proved", "beam_rounds", "beam_seconds", "cash", "track_cost", "network_cost", "network_status", "teleport_network_cost",
           "seconds", "networks_computed", "network_seconds",
           "table_pairs", "table_ms", "plain_bfs_ms", "bfs_time_ratio",
-          "dense_pairs", "dense_table_ms", "dense_plain_bfs_ms", "dense_bfs_time_ratio", "tables_agree"]
+          "dense_pairs", "dense_table_ms", "dense_plain_bfs_ms", "dense_bfs_time_ratio", "tables_agree",
+          "record", "record_rounds", "record_shares"]
 
 
 def time_tables(state, origins) -> tuple[int, float, float, bool]:
@@ -97,7 +112,33 @@ def main() -> None:
     ap.add_argument("--exits", default="designer")
     ap.add_argument("--variants", default="setup,dangers")
     ap.add_argument("--out", default=str(ROOT / "results" / "zoo.csv"))
+    ap.add_argument("--records", default=str(ROOT / "results" / "best-plans"),
+                    help="the folder of the best plans (default results/best-plans)")
+    ap.add_argument("--no-update", action="store_true",
+                    help="compare each answer with the record, never write it")
     args = ap.parse_args()
+    try:
+        code = run(args)
+    except InputError as err:
+        print(f"{pathlib.Path(__file__).name}: error: {err}", file=sys.stderr)
+        sys.exit(2)
+    sys.exit(code)
+
+
+def run(args) -> int:
+    if args.seeds < 1 or args.work < 1:
+        raise InputError("must be at least 1", "--seeds and --work")
+    for v in args.variants.split(","):
+        if v not in records.ZOO_VARIANTS:
+            raise InputError(f"unknown variant {v!r} (expected {', '.join(records.ZOO_VARIANTS)})", "--variants")
+    for e in args.exits.split(","):
+        if e not in ("designer", "strict"):
+            raise InputError(f"unknown exit reading {e!r} (expected designer, strict)", "--exits")
+    out = pathlib.Path(args.out)
+    check_output_folder(out.parent, f"--out {out}", files=[out.name])
+    folder = pathlib.Path(args.records)
+    records.check_folder(folder, update=not args.no_update)
+    outcomes = []
     base = load_instance(ROOT / "instances" / "zoo.toml")
     rows = []
     params = SolveParams(workers=1, deterministic_time=args.cp_time)
@@ -149,14 +190,22 @@ def main() -> None:
                        "dense_plain_bfs_ms": round(d_plain, 3),
                        "dense_bfs_time_ratio": round(d_plain / d_fast, 2) if d_fast else "",
                        "tables_agree": agree and d_agree}
+                key = records.SetupKey("zoo", "standard", seed, label(rules, "zoo"), "", variant)
+                outcome = records.offer(folder, key, a.plan, inst, update=not args.no_update)
+                kept = outcome.kept()
+                row.update({"record": outcome.column(), "record_rounds": kept.rounds if kept else "",
+                            "record_shares": kept.shares if kept else ""})
+                outcomes.append((key, outcome))
                 rows.append(row)
                 print(",".join(str(row[f]) for f in FIELDS), flush=True)
-    out = pathlib.Path(args.out)
+                if outcome.status in (records.REGRESSION, records.BROKEN):
+                    print(records.regression_line(key, outcome), flush=True)
     out.parent.mkdir(parents=True, exist_ok=True)
-    with out.open("w", newline="", encoding="utf-8") as fh:
-        w = csv.DictWriter(fh, fieldnames=FIELDS)
-        w.writeheader()
-        w.writerows(rows)
+    text = io.StringIO()
+    w = csv.DictWriter(text, fieldnames=FIELDS)
+    w.writeheader()
+    w.writerows(rows)
+    write_atomic(out, text.getvalue())
     secs = [r["seconds"] for r in rows]
     proved = sum(1 for r in rows if r["proof"] != "unknown")
     ratios = [r["dense_bfs_time_ratio"] for r in rows if r["dense_bfs_time_ratio"] != ""]
@@ -173,6 +222,10 @@ def main() -> None:
           f"max {max(secs):.2f}; dense route table median {statistics.median(r['dense_table_ms'] for r in rows):.2f} ms "
           f"(plain BFS {statistics.median(r['dense_plain_bfs_ms'] for r in rows):.2f} ms, ratio median "
           f"{statistics.median(ratios):.2f}); tables agree: {all(r['tables_agree'] for r in rows)}; wrote {out}")
+    print("\n".join(records.record_summary(outcomes)))
+    print(records.goal_figures(rows))
+    print(f"records in {folder}" + (" (compared only, --no-update)" if args.no_update else ""))
+    return 1 if any(o.status in (records.REGRESSION, records.BROKEN) for _, o in outcomes) else 0
 
 
 if __name__ == "__main__":
