@@ -432,8 +432,6 @@ def analyse(instance: Instance, difficulty: str, setup: Setup, rules: Rules = Ru
             _complex_only(answer, instance, difficulty, setup, state0, position, bound, limit, start)
         answer.seconds = time.monotonic() - t0
         return answer
-    # The planner's networks need not be proven cheapest: a few seconds per candidate town.
-    targets = target_networks(instance, goods, min(5.0, max(0.5, time_limit / 12)), base=cost_net)
     deadline = t0 + time_limit
     answer = Answer("unknown", "", limit, lower, None, False, network=cost_net, network_label=label,
                     bound_reasons=reasons,
@@ -486,6 +484,10 @@ def analyse(instance: Instance, difficulty: str, setup: Setup, rules: Rules = Ru
     #    the bound that the others miss (results/easter-island.csv, column `variants`). The polish
     #    (step 5) reruns the variant and target of the best plan.
     partial = None  # without a plan: the furthest the beam got (a hint for the restriction)
+    # The beam's networks need not be proven cheapest: a few seconds per candidate town (only when the
+    # optimizer's plan misses the bound does the beam need them).
+    targets = [(cost_net, None)] if answer.upper_bound == lower else \
+        target_networks(instance, goods, min(5.0, max(0.5, time_limit / 12)), base=cost_net)
     best_target, best_variant = targets[0], PORTFOLIO[0]
     tried = answer.search["beam_variants"] = []
     runs = [(targets[t], PORTFOLIO[v]) for t, v in RUNS if t < len(targets)]
@@ -601,32 +603,42 @@ def _optimize(answer: Answer, state0: GameState, lower: int, limit: int, params:
               accept, start: Node | None, over) -> None:
     """The plan optimizer from the lower bound up: the first round count it clears by is its answer.
 
-    Two settings per round count: the money-first ranking, then one that weighs shares more (each finds
-    plans the other misses); at the round count found, the shares-first one again for fewer shares."""
+    Its beam ranks positions by money with shares weighed lightly and heavily side by side (each finds plans
+    the other misses; one beam of both costs what one of either does); where it finds nothing, a beam two
+    and a half times as wide before one round more. At the round count found, while the plan issues
+    shares, a beam that weighs shares still more."""
     width = params.economy_width
-    finders = [EconomyFinder(network.links, width=width), EconomyFinder(network.links, width=width, share_weight=30)]
-    finders[1]._catalogue = finders[0].catalogue(state0)
+    first = EconomyFinder(network.links, width=width, share_weights=SHARE_WEIGHTS)
+    wide = EconomyFinder(network.links, width=5 * width // 2, share_weights=SHARE_WEIGHTS)
+    frugal = EconomyFinder(network.links, width=width, share_weights=FRUGAL_WEIGHTS)
+    finders = (first, wide, frugal)
+    for f in finders[1:]:
+        f._catalogue = first.catalogue(state0)
     prefix = list(start.rounds) if start is not None else []
     tried = answer.search["optimizer"] = []
-    start_shares = state0.shares
 
     def ask(finder: EconomyFinder, last: int) -> bool:
         progress.note("plan optimizer", rounds=f"{lower}..{answer.upper_bound or limit}")
         found = finder.find(state0, last, stop=over)
-        tried.append({"rounds": last, "share_weight": finder.share_weight, "found": found is not None})
+        tried.append({"rounds": last, "width": finder.width, "share_weights": list(finder.share_weights),
+                      "found": found is not None})
         return found is not None and accept(Node(state0, prefix + found.rounds), found.finder)
 
     for last in range(max(lower, state0.round), limit + 1):
         if answer.upper_bound is not None and answer.upper_bound <= last:
             break
-        if ask(finders[0], last):
+        if ask(first, last) or ask(wide, last):
             break
-        if ask(finders[1], last):
-            break
-    if answer.upper_bound is not None and answer.end_state["shares"] > start_shares and \
-            not any(t["share_weight"] == 30 and t["rounds"] == answer.upper_bound for t in tried):
-        ask(finders[1], answer.upper_bound)
+    if answer.upper_bound is not None and answer.end_state["shares"] > state0.shares:
+        ask(frugal, answer.upper_bound)
     answer.search["optimizer_work"] = sum(f.work for f in finders)
+
+
+# The optimizer's share weights: positions ranked by money less this many dollars a share, a beam of each.
+# On easy seeds 1-5, (6, 30) in one beam found the same shares as a beam of each in turn at half the time
+# (benchmarks/optimizer_probe.py).
+SHARE_WEIGHTS = (6.0, 30.0)
+FRUGAL_WEIGHTS = (30.0, 100.0)
 
 
 def _complex_only(answer: Answer, instance: Instance, difficulty: str, setup: Setup, state0, position, bound,

@@ -169,8 +169,8 @@ class EconomySearch:
     """Round by round from a state at the start of a round; see the module text."""
 
     def __init__(self, state: GameState, catalogue: Catalogue, width: int = 200, work_limit: int | None = None,
-                 stop=None, share_weight: float = 6.0):
-        self.state0, self.cat, self.width, self.share_weight = state, catalogue, width, share_weight
+                 stop=None, share_weights: tuple[float, ...] = (6.0,)):
+        self.state0, self.cat, self.width, self.share_weights = state, catalogue, width, tuple(share_weights)
         self.work, self.work_limit, self.stop = 0, work_limit, stop
         inst, s, rules = state.instance, state.scenario, state.rules
         self.board, self.s, self.rules, self.ruleset = inst.board, s, rules, state.ruleset
@@ -367,7 +367,6 @@ class EconomySearch:
         found: dict[tuple[int, frozenset], tuple[tuple[Hex, ...], int]] = {}
         occ = self.occupied(built)
         pairs = self.built_pairs(built)
-        adjacent = self.cat.adjacent
         built_adj = self._built_adj(built)
         by_pair, tracks = self.cat.by_pair, self.cat.tracks
         tile_cap = self.s.engineer_tile_limit
@@ -376,7 +375,7 @@ class EconomySearch:
             here = path[-1]
             if len(path) - 1 >= max_links:
                 return
-            for nxt in sorted(set(adjacent.get(here, ())) | built_adj.get(here, set())):
+            for nxt in built_adj.get(here, ()):
                 if nxt in path:
                     continue
                 pair = (here, nxt) if here < nxt else (nxt, here)
@@ -411,12 +410,16 @@ class EconomySearch:
         return found
 
     def _built_adj(self, built: int) -> dict:
+        """stop -> every stop a route may step to next (catalogue pairs and built ones), in a fixed order."""
         adj = self._adj_cache.get(built)
         if adj is None:
-            adj = {}
+            extra: dict[Hex, set] = {}
             for a, b in self.built_pairs(built):
-                adj.setdefault(a, set()).add(b)
-                adj.setdefault(b, set()).add(a)
+                extra.setdefault(a, set()).add(b)
+                extra.setdefault(b, set()).add(a)
+            adj = {}
+            for h in set(self.cat.adjacent) | set(extra):
+                adj[h] = tuple(sorted(set(self.cat.adjacent.get(h, ())) | extra.get(h, set())))
             self._adj_cache[built] = adj
         return adj
 
@@ -562,16 +565,16 @@ class EconomySearch:
         return tiles + len(touched), cost
 
     def fill(self, built: int, new: tuple, urban: int, with_track: set, limit: int) -> tuple:
-        """Tracks toward joining every ruin that fit the round's spare tiles, in the joining plan's order."""
-        now = built
-        for t in new:
-            now |= 1 << t
-        _, order = self.connect_need(now)
+        """Tracks toward joining every ruin that fit the round's spare tiles, in the order of the position's
+        joining plan (tracks the shipments' new track clashes with are skipped)."""
+        _, order = self.connect_need(built)
         chosen = list(new)
-        mask = self.occupied(now)
+        mask = self.occupied(built)
+        for t in new:
+            mask |= self.cat.tracks[t].mask
         for t in order:
             track = self.cat.tracks[t]
-            if track.mask & mask:
+            if t in new or track.mask & mask:
                 continue
             tiles, _ = self.build_price(set(chosen) | {t}, urban, with_track)
             if tiles <= limit:
@@ -668,26 +671,34 @@ class EconomySearch:
         return out
 
     def select(self, nxt: dict[tuple, list[Entry]], rounds_left: int) -> dict[tuple, list[Entry]]:
-        """The `width` most promising positions, at most PER_TRACKS of them on the same track."""
-        scored = []
-        for key, entries in nxt.items():
+        """The `width` most promising positions, at most PER_TRACKS of them on the same track: for each
+        share weight in turn its share of the width (money first, then shares weighed more)."""
+        weights = self.share_weights
+        scored: list[list[tuple[float, int, tuple]]] = [[] for _ in weights]
+        for n, (key, entries) in enumerate(nxt.items()):
             cubes, built, loco, blockers, urban = key
             need, _ = self.connect_need(built)
             left = sum(len(c) for c in cubes)
-            best = max(e.cash + (e.income - e.shares - loco) * rounds_left - self.share_weight * e.shares
-                       for e in entries)
-            scored.append((best - 3.5 * need - 2.0 * left, key))
-        scored.sort(key=lambda x: -x[0])
-        per: dict[int, int] = {}
-        out = {}
-        for value, key in scored:
-            built = key[1]
-            if per.get(built, 0) >= PER_TRACKS:
-                continue
-            per[built] = per.get(built, 0) + 1
-            out[key] = nxt[key]
-            if len(out) >= self.width:
-                break
+            for w, weight in enumerate(weights):
+                best = max(e.cash + (e.income - e.shares - loco) * rounds_left - weight * e.shares for e in entries)
+                scored[w].append((-(best - 3.5 * need - 2.0 * left), n, key))
+        out: dict[tuple, list[Entry]] = {}
+        share = -(-self.width // len(weights))
+        for ranking in scored:
+            ranking.sort(key=lambda x: x[:2])
+            per: dict[int, int] = {}
+            taken = 0
+            for _, _, key in ranking:
+                if taken >= share or len(out) >= self.width:
+                    break
+                built = key[1]
+                if key in out:
+                    continue
+                if per.get(built, 0) >= PER_TRACKS:
+                    continue
+                per[built] = per.get(built, 0) + 1
+                out[key] = nxt[key]
+                taken += 1
         return out
 
     def decode(self, e: Entry) -> list[RoundPlan]:

@@ -36,9 +36,9 @@ class EconomyFinder:
 
     name = "plan optimizer (solver/solo/economy_search.py)"
 
-    def __init__(self, network_links=(), width: int = 60, max_hexes: int = 3, share_weight: float = 6.0):
+    def __init__(self, network_links=(), width: int = 60, max_hexes: int = 3, share_weights=(6.0,)):
         self.network_links, self.width, self.max_hexes = tuple(network_links), width, max_hexes
-        self.share_weight = share_weight
+        self.share_weights = tuple(share_weights)
         self.work = 0
         self._catalogue = None
 
@@ -49,10 +49,10 @@ class EconomyFinder:
 
     def find(self, state: GameState, last_round: int, stop=None) -> Proposal | None:
         search = EconomySearch(state, self.catalogue(state), width=self.width, stop=stop,
-                               share_weight=self.share_weight)
+                               share_weights=self.share_weights)
         result = search.run(last_round)
         self.work += search.work
         if result is None:
             return None
         return Proposal(result.rounds, self.name,
-                        f"width {self.width}, share weight {self.share_weight:g}, {search.work} round plans")
+                        f"width {self.width}, share weights {self.share_weights}, {search.work} round plans")
