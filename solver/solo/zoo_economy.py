@@ -34,6 +34,8 @@ from solver.engine.moves import route_text
 from solver.engine.plan import RoundPlan
 from solver.engine.state import GameState
 from solver.solo.economy_search import Catalogue, EconomySearch, _bits
+from solver.solo.plan_finders import Proposal
+from solver.solo.zoo_routes import INF, StopGraph, _least_from
 
 MAX_ROUTES = 4      # routes kept per origin and destination
 MAX_SINGLES = 28    # shipments paired with each other per action, best first
@@ -74,6 +76,44 @@ class ZooSearch(EconomySearch):
         self.bonus_pays = state.ruleset.bonus_tiles_pay(state)
         self._zroute_cache: dict[tuple, dict] = {}
         self._track_towns = [tuple(h for h in t.ends if h in self.town_bit) for t in catalogue.tracks]
+        self.relaxed = self._relaxed_needs()
+        self._worst_cache: dict[tuple, int] = {}
+
+    def _relaxed_needs(self) -> dict[Hex, dict[Hex, int]]:
+        """Least locomotive (with the Feeding discount) to feed each area from each area over every catalogue
+        track at once: no real network of the search needs less."""
+        stops = list(self.cat.stops)
+        index = {h: i for i, h in enumerate(stops)}
+        adj = [set() for _ in stops]
+        for a, b in list(self.cat.by_pair) + [p for p in self.base_pairs if all(h in index for h in p)]:
+            adj[index[a]].add(index[b])
+            adj[index[b]].add(index[a])
+        urban0 = sum(self.town_bit[t] for t in self.state0.new_cities if t in self.town_bit)
+        is_exit = tuple(h in self.exits for h in stops)
+        g = StopGraph(tuple(stops), index, tuple(tuple(sorted(a)) for a in adj),
+                      tuple(self.danger(h, urban0) for h in stops), is_exit,
+                      tuple(self.is_area(h, urban0) for h in stops),
+                      tuple(i for i, e in enumerate(is_exit) if e and adj[i]), self.rules.strict_exits,
+                      self.s.feeding_discount, self.s.max_locomotive)
+        out = {}
+        for o in self.ruins:
+            least = _least_from(g, index[o], True)
+            out[o] = {x: least[index[x]] for x in self.ruins if x != o}
+        return out
+
+    def worst_need(self, food: tuple, fed: int, urban: int) -> int:
+        """The largest, over the areas still to feed, of the least locomotive that feeds it from an area with food."""
+        ck = (food, fed, urban)
+        got = self._worst_cache.get(ck)
+        if got is None:
+            todo = self.required(urban) & ~fed
+            got = 0
+            for x in self.ruins:
+                if todo & self.area_bit[x]:
+                    got = max(got, min((self.relaxed[o][x] for i, o in enumerate(self.ruins) if food[i] and o != x),
+                                       default=INF))
+            self._worst_cache[ck] = got
+        return got
 
     # -- the position ------------------------------------------------------------------------------
     def start_key(self) -> tuple:
@@ -107,11 +147,14 @@ class ZooSearch(EconomySearch):
         unfed = bin(self.required(urban) & ~fed_after).count("1")
         if unfed > self.s.shipments_per_round * rounds_left:
             return None
+        if unfed and self.worst_need(food_after, fed_after, urban) > loco_after + 2 * rounds_left:
+            return None  # the locomotive rises at most twice a round (the action and a shipment step)
         return (food_after, new_built, loco_after, 0, urban, fed_after, bonus_after), unfed == 0
 
     def togo(self, key: tuple) -> float:
         food, built, loco, blockers, urban, fed, bonus = key
-        return 14.0 * bin(self.required(urban) & ~fed).count("1") - 2.0 * bonus
+        deficit = max(0, self.worst_need(food, fed, urban) - loco)
+        return 14.0 * bin(self.required(urban) & ~fed).count("1") - 2.0 * bonus + 8.0 * min(deficit, 6)
 
     def action_options(self, key: tuple) -> list[tuple]:
         loco = key[2]
@@ -276,15 +319,10 @@ class ZooSearch(EconomySearch):
                     value = o[0] * (rounds_left + 1) + 30 * new_fed - price * tiles + 3 * o[5]
                     singles.append((value, i, dest, new, o))
         singles.sort(key=lambda x: -x[0])
-        # diversity: the best few per destination, then the best overall
-        per: dict = {}
-        chosen = []
-        for sg in singles:
-            if per.get(sg[2], 0) < 2:
-                per[sg[2]] = per.get(sg[2], 0) + 1
-                chosen.append(sg)
-        rest = [sg for sg in singles if sg not in chosen]
-        chosen = (chosen + rest)[:MAX_SINGLES]
+        best_need = (lambda sg: sg[4][2]) if feeding else (lambda sg: sg[4][1])  # noqa: E731
+        chosen = _diverse([sg for sg in singles if best_need(sg) <= loco_a], required & ~fed, self.area_bit)
+        raised = _diverse([sg for sg in singles if best_need(sg) > loco_a], required & ~fed, self.area_bit) \
+            if can_raise else []
         seqs = []  # (steps, raise): a step is ("ship", single, discounted) or "locomotive" or "pass"
 
         def fits(sg, lv, disc):
@@ -306,7 +344,7 @@ class ZooSearch(EconomySearch):
                     seqs.append(((("ship", a, da), "locomotive"), 1))
                 seqs.append(((("ship", a, da), "pass"), 0))
         if can_raise:
-            for b in chosen:
+            for b in chosen + raised:
                 for db in ((False, True) if feeding else (False,)):
                     if fits(b, loco_a + 1, db) and not (db and b[4][2] == b[4][1]):
                         seqs.append((("locomotive", ("ship", b, db)), 1))
@@ -444,4 +482,69 @@ class ZooSearch(EconomySearch):
         return out
 
 
+def _diverse(singles: list, todo: int, area_bit: dict) -> list:
+    """The best shipments for the pairing: the best three into each area still to feed, then the best of the rest."""
+    per: dict = {}
+    chosen, rest = [], []
+    for sg in singles:
+        if todo & area_bit.get(sg[2], 0) and per.get(sg[2], 0) < 3:
+            per[sg[2]] = per.get(sg[2], 0) + 1
+            chosen.append(sg)
+        else:
+            rest.append(sg)
+    return (chosen + rest)[:MAX_SINGLES]
+
+
 __all__ = ["ZooCatalogue", "ZooSearch", "_bits"]
+
+
+class ZooEconomyFinder:
+    """The plan finder (solver/solo/plan_finders.py's interface) over ZooSearch."""
+
+    name = "plan optimizer (solver/solo/zoo_economy.py)"
+
+    def __init__(self, width: int = 60, max_hexes: int = 3, share_weight: float = 6.0):
+        self.width, self.max_hexes, self.share_weight = width, max_hexes, share_weight
+        self.work = 0
+        self._catalogue = None
+
+    def catalogue(self, state: GameState) -> ZooCatalogue:
+        if self._catalogue is None:
+            self._catalogue = ZooCatalogue(state, max_hexes=self.max_hexes)
+        return self._catalogue
+
+    def find(self, state: GameState, last_round: int, stop=None):
+        search = ZooSearch(state, self.catalogue(state), width=self.width, stop=stop, share_weight=self.share_weight)
+        result = search.run(last_round)
+        self.work += search.work
+        if result is None:
+            return None
+        return Proposal(result.rounds, self.name,
+                        f"width {self.width}, share weight {self.share_weight:g}, {search.work} round plans")
+
+
+def optimize(state: GameState, lower: int, limit: int, width: int, accept, best_rounds, record: list,
+             stop=None) -> int:
+    """The Zoo optimizer from the lower bound up: `accept(rounds, source)` replays a proposal and says whether it
+    was kept, `best_rounds()` is the best plan's round count so far (None: no plan). Money first, then a setting
+    that weighs shares more at the round count found. Returns the round plans tried."""
+    finders = [ZooEconomyFinder(width), ZooEconomyFinder(width, share_weight=30)]
+    finders[1]._catalogue = finders[0].catalogue(state)
+
+    def ask(finder: ZooEconomyFinder, last: int) -> bool:
+        found = finder.find(state, last, stop=stop)
+        record.append({"rounds": last, "share_weight": finder.share_weight, "found": found is not None})
+        return found is not None and accept(found.rounds, found.finder)
+
+    for last in range(max(lower, state.round), limit + 1):
+        best = best_rounds()
+        if best is not None and best <= last:
+            break
+        if ask(finders[0], last) or ask(finders[1], last):
+            break
+        if stop is not None and stop():
+            break
+    best = best_rounds()
+    if best is not None and not (stop is not None and stop()):
+        ask(finders[1], best)
+    return sum(f.work for f in finders)
