@@ -490,7 +490,7 @@ def analyse(instance: Instance, difficulty: str, setup: Setup, rules: Rules = Ru
             return key is not None
 
         progress.note("plan optimizer", rounds=f"{lower}..{limit}")
-        answer.search["optimizer_work"] = optimize(state0, lower, limit, params.economy_width, offer,
+        answer.search["optimizer_work"] = optimize(state0, lower, limit, min(params.economy_width, 30), offer,
                                                    lambda: answer.upper_bound, answer.search.setdefault("optimizer", []),
                                                    None if budget is not None else over)
     # 1. Heuristic networks first (cheap to make), widening the beam.
