@@ -545,6 +545,7 @@ def optimize(state: GameState, lower: int, limit: int, width: int, accept, best_
         if stop is not None and stop():
             break
     best = best_rounds()
-    if best is not None and not (stop is not None and stop()):
+    if best is not None and not (stop is not None and stop()) and not any(
+            r["share_weight"] == finders[1].share_weight and r["rounds"] == best for r in record):
         ask(finders[1], best)
     return sum(f.work for f in finders)
