@@ -62,7 +62,8 @@ class Catalogue:
 
     def __init__(self, state: GameState, extra_links=(), max_hexes: int = 3, per_pair: int = 3):
         board, s = state.board, state.scenario
-        self.stops = sorted(set(board.cities) | set(board.towns))
+        self.stops = self.stop_hexes(state)
+        self.stop_set = set(self.stops)
         occupied = set(state.track)
         usable = {h for h in board.terrain if board.buildable(h) and board.terrain[h] in s.track_cost
                   and h not in occupied}
@@ -71,7 +72,7 @@ class Catalogue:
         for a in self.stops:
             for path in _walks(board, a, usable, max_hexes):
                 b = path[-1]
-                if b == a or not board.is_stop(b):
+                if b == a or b not in self.stop_set or not self.joins(state, a, b):
                     continue
                 key = (a, b) if a < b else (b, a)
                 hexes = path[1:-1] if key[0] == a else tuple(reversed(path[1:-1]))
@@ -110,6 +111,14 @@ class Catalogue:
         for a, b in self.by_pair:
             self.adjacent[a].append(b)
             self.adjacent[b].append(a)
+
+    def stop_hexes(self, state: GameState) -> list[Hex]:
+        """The stops tracks join (a hook: the Zoo adds its exits)."""
+        return sorted(set(state.board.cities) | set(state.board.towns))
+
+    def joins(self, state: GameState, a: Hex, b: Hex) -> bool:
+        """Is a track between these two stops a complete link (a hook)?"""
+        return True
 
     def _cost(self, state: GameState, hexes) -> int:
         return sum(state.ruleset.tile_cost(state, h) for h in hexes)
@@ -587,37 +596,21 @@ class EconomySearch:
         """The best plan found that clears by `last_round`: fewest rounds, then fewest shares, then most cash."""
         st, s = self.state0, self.s
         layer = {self.start_key(): [Entry(st.cash, st.income, st.shares)]}
-        need0, _ = self.connect_need(0)
+        self._need0, _ = self.connect_need(0)
         for rnd in range(st.round, last_round + 1):
             rounds_left = last_round - rnd
             nxt: dict[tuple, list[Entry]] = {}
             cleared: list[Entry] = []
             for key, entries in layer.items():
-                cubes, built, loco, blockers, urban = key
                 for action in self.action_options(key):
                     plans = self.round_plans(key, action, rounds_left)
                     self.work += len(plans) * len(entries)
-                    name, target, town = action
-                    sel = blockers | self.action_bit[name] if name else blockers
-                    if sel == self.all_actions:
-                        sel = 0
-                    urban_a = urban | (self.town_bit[town] if town is not None else 0)
-                    for ids, ships, after, loco_after, gain, cost, tiles in plans:
-                        new_built = built
-                        for t in ids:
-                            new_built |= 1 << t
-                        if any(after):
-                            done = False
-                            if rounds_left * s.engineer_tile_limit < need0:  # joining the ruins may run late
-                                need, _ = self.connect_need(new_built)
-                                if need > rounds_left * s.engineer_tile_limit:
-                                    continue
-                        else:
-                            need, _ = self.connect_need(new_built)
-                            if need > rounds_left * s.engineer_tile_limit:
-                                continue
-                            done = need == 0
-                        new_key = (after, new_built, loco_after, sel, urban_a)
+                    for plan in plans:
+                        step = self.step(key, action, plan, rounds_left)
+                        if step is None:
+                            continue
+                        new_key, done = step
+                        ids, ships, gain, cost, loco_after = plan[0], plan[1], plan[4], plan[5], plan[3]
                         for e in entries:
                             for child in self.settle(e, action, ids, ships, gain, cost, loco_after):
                                 if done:
@@ -635,6 +628,31 @@ class EconomySearch:
             if not layer:
                 return None
         return None
+
+    def step(self, key: tuple, action: tuple, plan: tuple, rounds_left: int) -> tuple[tuple, bool] | None:
+        """The position after a round plan and whether it clears; None when it can no longer clear in time."""
+        cubes, built, loco, blockers, urban = key
+        name, target, town = action
+        ids, after, loco_after = plan[0], plan[2], plan[3]
+        sel = blockers | self.action_bit[name] if name else blockers
+        if sel == self.all_actions:
+            sel = 0
+        urban_a = urban | (self.town_bit[town] if town is not None else 0)
+        new_built = built
+        for t in ids:
+            new_built |= 1 << t
+        cap = rounds_left * self.s.engineer_tile_limit
+        if any(after) and cap >= self._need0:
+            return (after, new_built, loco_after, sel, urban_a), False  # joining the ruins cannot run late yet
+        need, _ = self.connect_need(new_built)
+        if need > cap:
+            return None
+        return (after, new_built, loco_after, sel, urban_a), need == 0 and not any(after)
+
+    def togo(self, key: tuple) -> float:
+        """How far a position is from the clear, in the beam's money units (a hook)."""
+        need, _ = self.connect_need(key[1])
+        return 3.5 * need + 2.0 * sum(len(c) for c in key[0])
 
     def settle(self, e: Entry, action: tuple, ids: tuple, ships: tuple, gain: int, cost: int,
                loco_after: int) -> list[Entry]:
@@ -676,12 +694,10 @@ class EconomySearch:
         weights = self.share_weights
         scored: list[list[tuple[float, int, tuple]]] = [[] for _ in weights]
         for n, (key, entries) in enumerate(nxt.items()):
-            cubes, built, loco, blockers, urban = key
-            need, _ = self.connect_need(built)
-            left = sum(len(c) for c in cubes)
+            loco, togo = key[2], self.togo(key)
             for w, weight in enumerate(weights):
                 best = max(e.cash + (e.income - e.shares - loco) * rounds_left - weight * e.shares for e in entries)
-                scored[w].append((-(best - 3.5 * need - 2.0 * left), n, key))
+                scored[w].append((-(best - togo), n, key))
         out: dict[tuple, list[Entry]] = {}
         share = -(-self.width // len(weights))
         for ranking in scored:

@@ -51,6 +51,7 @@ from solver.solo.proofs.relaxation import relaxation_spec
 from solver.engine.setup import Setup
 from solver.solo.answer import OBSTACLE, Answer
 from solver.engine.state import GameState, Rules
+from solver.solo.zoo_economy import optimize
 from solver.solo.zoo_routes import INF, StopGraph, _least_from, feedings, least_locomotive
 
 BIG_LOCO = 99  # for diagnostics: how large a locomotive a route would need, without the cap
@@ -477,6 +478,21 @@ def analyse(instance: Instance, difficulty: str, setup: Setup, rules: Rules = Ru
             if answer.upper_bound == lower or over():
                 break
 
+    # 0. The plan optimizer (solver/solo/zoo_economy.py), from the lower bound up; the beam only while it misses.
+    if params.economy_width > 0:
+        prefix = list(start.rounds) if start is not None else []
+
+        def offer(rounds, source: str) -> bool:
+            key = _accept(instance, difficulty, setup, rules, Node(state0, prefix + rounds), answer, best["key"],
+                          played, source)
+            if key is not None:
+                best["key"], best["target"] = key, None
+            return key is not None
+
+        progress.note("plan optimizer", rounds=f"{lower}..{limit}")
+        answer.search["optimizer_work"] = optimize(state0, lower, limit, min(params.economy_width, 30), offer,
+                                                   lambda: answer.upper_bound, answer.search.setdefault("optimizer", []),
+                                                   None if budget is not None else over)
     # 1. Heuristic networks first (cheap to make), widening the beam.
     search(target_networks(instance, rules, None), widths(beam_width))
     # 2. The proven cheapest networks: reported, and searched too while the minimum is open.
@@ -538,7 +554,8 @@ def analyse(instance: Instance, difficulty: str, setup: Setup, rules: Rules = Ru
     return answer
 
 
-def _accept(instance, difficulty, setup, rules, found: Node, answer: Answer, best_key, fixed: int = 0):
+def _accept(instance, difficulty, setup, rules, found: Node, answer: Answer, best_key, fixed: int = 0,
+            source: str = "beam search (solver/solo/zoo.py)"):
     """Replay the plan through the referee; keep it if it beats the best (rounds, shares, -cash).
     `fixed`: rounds of a played prefix, never pruned."""
     plan = Plan(instance.board.name, difficulty, rules, setup, found.rounds, round_limit=answer.round_limit)
@@ -556,6 +573,7 @@ def _accept(instance, difficulty, setup, rules, found: Node, answer: Answer, bes
         return None
     answer.plan, answer.end_state = plan, check.state.summary()
     answer.search["idle_track_removed"] = pruned.removed
+    answer.search["plan_source"] = source
     answer.upper_bound = check.state.cleared_round
     return key
 
