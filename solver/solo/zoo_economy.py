@@ -178,7 +178,7 @@ class ZooSearch(EconomySearch):
             return got
         occ = self.occupied(built)
         built_adj = self._built_adj(built)
-        adjacent, by_pair, tracks = self.cat.adjacent, self.cat.by_pair, self.cat.tracks
+        by_pair, tracks = self.cat.by_pair, self.cat.tracks
         pairs = self.built_pairs(built)
         disc = self.s.feeding_discount
         strict = self.rules.strict_exits
@@ -224,7 +224,7 @@ class ZooSearch(EconomySearch):
                         path.pop()
             if must_tele:
                 return
-            for nxt in sorted(set(adjacent.get(here, ())) | built_adj.get(here, set())):
+            for nxt in built_adj.get(here, ()):  # catalogue and built pairs, in a fixed order
                 if nxt in path:
                     continue
                 pair = (here, nxt) if here < nxt else (nxt, here)
@@ -256,7 +256,7 @@ class ZooSearch(EconomySearch):
             return 0, (), 0
         s, tracks = self.s, self.cat.tracks
         price = self.engineer_price if engineer and self.engineer_price is not None else None
-        hexes = towns_touched = 0
+        hexes = 0
         cost = 0
         touched, free_hexes = set(), []
         with_track = self.towns_with_track(built)
