@@ -88,6 +88,16 @@ class EconomySearch:
             self.towns_with_track0 |= {h for h in pair if h in inst.board.towns and h not in state.new_cities}
         self._occ_cache: dict[int, int] = {}
         self._connect_cache: dict[int, tuple[int, tuple[int, ...]]] = {}
+        self._price_cache: dict[tuple, dict] = {}
+        # for connect_need: catalogue options per pair, and every stop's place in name order (its tie-break)
+        self._pair_options = [(a, b, [(i, catalogue.tracks[i].mask, len(catalogue.tracks[i].hexes)) for i in ids])
+                              for (a, b), ids in catalogue.by_pair.items()]
+        self._masks = [t.mask for t in catalogue.tracks]
+        self._step_options: dict[tuple[Hex, Hex], list[tuple[int, int, int]]] = {}  # both directions of a pair
+        for a, b, opts in self._pair_options:
+            self._step_options[(a, b)] = self._step_options[(b, a)] = opts
+        named = set(catalogue.stops) | {h for pair in self.base_pairs for h in pair}
+        self._rank = {h: n for n, h in enumerate(sorted(named, key=str))}
         self._route_cache: dict[tuple, list] = {}
         self._town_ends = [tuple(h for h in t.ends if h in self.town_bit) for t in catalogue.tracks]
         self._raw_cache: dict[tuple, tuple] = {}
@@ -133,15 +143,16 @@ class EconomySearch:
         for a, b in pairs:
             adj.setdefault(a, []).append((b, 0, None))
             adj.setdefault(b, []).append((a, 0, None))
-        for (a, b), ids in self.cat.by_pair.items():
+        for a, b, options in self._pair_options:
             if (a, b) in pairs:
                 continue
-            for i in ids:
-                t = self.cat.tracks[i]
-                if not t.mask & occ:
-                    adj[a].append((b, len(t.hexes), i))
-                    adj[b].append((a, len(t.hexes), i))
+            for i, mask, tiles in options:
+                if not mask & occ:
+                    adj[a].append((b, tiles, i))
+                    adj[b].append((a, tiles, i))
                     break
+        rank = self._rank
+        masks = self._masks
         joined = {self.ruins[0]}
         order: list[int] = []
         total = 0
@@ -159,7 +170,7 @@ class EconomySearch:
                 break
             dist = {u: 0 for u in joined}
             back: dict[Hex, tuple[Hex, int | None]] = {}
-            heap = [(0, str(u), u) for u in sorted(joined)]
+            heap = [(0, rank[u], u) for u in joined]
             heapq.heapify(heap)
             target = None
             while heap:
@@ -170,13 +181,13 @@ class EconomySearch:
                     target = u
                     break
                 for v, w, i in adj.get(u, ()):
-                    if i is not None and self.cat.tracks[i].mask & used_mask:
+                    if i is not None and masks[i] & used_mask:
                         continue
                     nd = d + w
                     if nd < dist.get(v, 1 << 30):
                         dist[v] = nd
                         back[v] = (u, i)
-                        heapq.heappush(heap, (nd, str(v), v))
+                        heapq.heappush(heap, (nd, rank[v], v))
             if target is None:
                 total = 1 << 20  # some ruin cannot be joined with this catalogue
                 break
@@ -269,8 +280,9 @@ class EconomySearch:
         occ = self.occupied(built)
         pairs = self.built_pairs(built)
         built_adj = self._built_adj(built)
-        by_pair, tracks = self.cat.by_pair, self.cat.tracks
+        options = self._step_options
         tile_cap = self.s.engineer_tile_limit
+        dests = {h for h in built_adj if self.is_city_of(h, colour, urban)}
 
         def go(path: list[Hex], new: list[int], mask: int, tiles: int) -> None:
             here = path[-1]
@@ -279,24 +291,23 @@ class EconomySearch:
             for nxt in built_adj.get(here, ()):
                 if nxt in path:
                     continue
-                pair = (here, nxt) if here < nxt else (nxt, here)
                 add = None
-                if pair not in pairs:
-                    ids = by_pair.get(pair, ())
-                    if not any(i in new for i in ids):
-                        for i in ids:
-                            t = tracks[i]
-                            if not t.mask & (occ | mask) and tiles + len(t.hexes) <= tile_cap:
-                                add = i
-                                break
-                        if add is None:
-                            continue
-                path.append(nxt)
                 t_tiles = t_mask = 0
+                if ((here, nxt) if here < nxt else (nxt, here)) not in pairs:
+                    # a simple route uses a pair once, so its track is never among the route's new ones yet
+                    blocked = occ | mask
+                    for i, t_mask, t_tiles in options.get((here, nxt), ()):
+                        if not t_mask & blocked and tiles + t_tiles <= tile_cap:
+                            add = i
+                            break
+                    if add is None:
+                        continue
+                path.append(nxt)
                 if add is not None:
                     new.append(add)
-                    t_tiles, t_mask = len(tracks[add].hexes), tracks[add].mask
-                if self.is_city_of(nxt, colour, urban):
+                else:
+                    t_tiles = t_mask = 0
+                if nxt in dests:
                     k = (len(path) - 1, frozenset(new))
                     if k not in found:
                         found[k] = (tuple(path), tiles + t_tiles)
@@ -381,7 +392,8 @@ class EconomySearch:
         out: dict[tuple, tuple] = {}
         tracks = self.cat.tracks
         with_track = self.towns_with_track(built)
-        priced: dict[frozenset, tuple[int, int] | None] = {}  # new tracks -> (tiles, cost), None: they clash
+        # new tracks -> (tiles, cost), None: they clash; shared by positions with the same track and towns
+        priced = self._price_cache.setdefault((urban_a, frozenset(with_track)), {})
         ruins = self.ruins
         for steps, raise_ in seqs:
             shipped = [st for st in steps if st.__class__ is tuple]
