@@ -558,6 +558,10 @@ class EconomySearch:
         need, _ = self.connect_need(key[1])
         return 3.5 * need + 2.0 * sum(len(c) for c in key[0])
 
+    def togo_floor(self, key: tuple) -> float:
+        """A cheap lower bound on `togo` (a hook): the cubes left, as if the ruins were joined."""
+        return 2.0 * sum(len(c) for c in key[0])
+
     def settle(self, e: Entry, action: tuple, ids: tuple, ships: tuple, gain: int, cost: int,
                loco_after: int) -> list[Entry]:
         """The round's money as the engine counts it, with shares issued just in time: the fewest that pay
@@ -594,30 +598,38 @@ class EconomySearch:
 
     def select(self, nxt: dict[tuple, list[Entry]], rounds_left: int) -> dict[tuple, list[Entry]]:
         """The `width` most promising positions, at most PER_TRACKS of them on the same track: for each
-        share weight in turn its share of the width (money first, then shares weighed more)."""
-        weights = self.share_weights
-        scored: list[list[tuple[float, int, tuple]]] = [[] for _ in weights]
-        for n, (key, entries) in enumerate(nxt.items()):
-            loco, togo = key[2], self.togo(key)
-            for w, weight in enumerate(weights):
-                best = max(e.cash + (e.income - e.shares - loco) * rounds_left - weight * e.shares for e in entries)
-                scored[w].append((-(best - togo), n, key))
+        share weight in turn its share of the width (money first, then shares weighed more).
+
+        A position's score is its money less `togo`; `togo` (a joining plan) is asked only of positions
+        that may still make the cut: in the order of money less `togo_floor`, a cheap lower bound, a
+        position is taken once no position not yet scored can beat it (ties by arrival order, as a sort)."""
+        items = list(nxt.items())
+        floor = [self.togo_floor(key) for key, _ in items]
+        togo: dict[int, float] = {}
         out: dict[tuple, list[Entry]] = {}
-        share = -(-self.width // len(weights))
-        for ranking in scored:
-            ranking.sort(key=lambda x: x[:2])
-            per: dict[int, int] = {}
-            taken = 0
-            for _, _, key in ranking:
-                if taken >= share or len(out) >= self.width:
+        share = -(-self.width // len(self.share_weights))
+        for weight in self.share_weights:
+            money = [max(e.cash + (e.income - e.shares - key[2]) * rounds_left - weight * e.shares for e in entries)
+                     for key, entries in items]
+            order = sorted(range(len(items)), key=lambda n: (floor[n] - money[n], n))
+            heap: list[tuple[float, int]] = []
+            i, per, taken = 0, {}, 0
+            while taken < share and len(out) < self.width:
+                while i < len(order) and (not heap or money[order[i]] - floor[order[i]] >= -heap[0][0]):
+                    n = order[i]
+                    i += 1
+                    if n not in togo:
+                        togo[n] = self.togo(items[n][0])
+                    heapq.heappush(heap, (togo[n] - money[n], n))
+                if not heap:
                     break
+                n = heapq.heappop(heap)[1]
+                key = items[n][0]
                 built = key[1]
-                if key in out:
-                    continue
-                if per.get(built, 0) >= PER_TRACKS:
+                if key in out or per.get(built, 0) >= PER_TRACKS:
                     continue
                 per[built] = per.get(built, 0) + 1
-                out[key] = nxt[key]
+                out[key] = items[n][1]
                 taken += 1
         return out
 

@@ -156,6 +156,9 @@ class ZooSearch(EconomySearch):
         deficit = max(0, self.worst_need(food, fed, urban) - loco)
         return 14.0 * bin(self.required(urban) & ~fed).count("1") - 2.0 * bonus + 8.0 * min(deficit, 6)
 
+    def togo_floor(self, key: tuple) -> float:
+        return self.togo(key)  # cheap here: no joining plan to compute
+
     def action_options(self, key: tuple) -> list[tuple]:
         loco = key[2]
         out = []
