@@ -24,7 +24,13 @@ by round R and map it round by round, with L_r = the pairs its shipments have us
    share a hex only as a complex tile that exists: solver/engine/track_tiles.py, an assumption). The play has laid at least T(L_r) tiles by round r,
    within the limits of its rounds (3, or 4 with Engineer), and paid at least C(L_r) in all. The
    abstract play pays exactly C(L_r) by round r (lazily: never earlier than the play), so its cash is
-   always at least the play's. Each link leaves each of its stops over a hexside of its own (a side
+   always at least the play's, except where the play ends a round short of cash: there the shortfall
+   turns the play's early track money into income it lost, and the abstract play, which still owes that
+   track, would have its cash and not the track. So (2b) the abstract play may pay AHEAD: in a round that
+   is not its clear, any amount of its cash after the build that ends the round in a shortfall goes to a
+   credit (`Money.credit`) that pays for track first in later rounds; it pays ahead what the play paid for
+   track beyond C(L_r), and its cash, income and credit then cover the play's.
+   Each link leaves each of its stops over a hexside of its own (a side
    carries one track), so a stop has at most as many links as usable sides (`degrees_fit`).
    Shares: the abstract play issues, each round, between the fewest that pay for the round and the
    fewest that also leave no shortfall (inclusive). It keeps income >= the play's, shares <= the
@@ -52,12 +58,15 @@ by round R and map it round by round, with L_r = the pairs its shipments have us
    cumulative budgets (and the network, for a whole clear) that no track meets. A history that needs
    each of those pairs no later, with no more tiles by any of those rounds, has the same dead end
    (`Nogood.refutes`), so it is dropped; point 6's dominance then also asks that the kept history be
-   no tighter (`_looser`), so no nogood drops it where it would not drop the other. The packing also
+   no tighter (`_looser`), so no nogood drops it where it would not drop the other. A nogood learnt from
+   a whole clear (with the network) refutes only clears no later than its own: a later clear may finish
+   the network with its later rounds' tiles. The packing also
    knows the laying order (its point 8: a hex two links share was laid by the earlier link's round,
    with the later link's track to one of its ends), town tiles (its point 9: a town a link reaches while
    it is a town costs a tile more by then, so a history also records when it urbanized each town, and
    a town kept a town no shorter is tighter) and, for a whole clear, the rest of the network within the
-   clearing round's tiles; each holds of the real play for any history at least as tight.
+   clearing round's tiles; each holds of the real play for any history at least as tight (and, for
+   a whole clear, clearing no later).
 So if the search exhausts the abstract game without a clear by R, no legal play clears by R.
 Bounds that were first the per-link ones are raised by the packing model when an abstract clear is
 found (counterexample-guided: the clear's link sets are priced exactly and the search restarts with
@@ -234,11 +243,14 @@ class Money:
     income: int
     shares: int
     allowance: int      # tiles the rounds played so far allowed (from the position on)
+    credit: int = 0     # point 2b: money paid ahead for track not yet priced (spent only on track)
 
     def covers(self, other: "Money") -> bool:
-        """Point 6: this position can do whatever `other` can (see the module text)."""
+        """Point 6: this position can do whatever `other` can (see the module text); cash can stand in
+        for credit, never the other way round."""
+        spare = self.cash + 5 * (other.shares - self.shares)
         return (self.income >= other.income and self.shares <= other.shares and self.allowance >= other.allowance
-                and self.cash + 5 * (other.shares - self.shares) >= other.cash)
+                and spare >= other.cash and spare + self.credit >= other.cash + other.credit)
 
 
 def _envelope(scenario) -> callable:
@@ -341,7 +353,7 @@ class _Game:
         """The two shipment steps: a delivery, the locomotive step (once a round) or nothing."""
         steps = self.s.shipments_per_round
         allowance = money.allowance + limit
-        cash_cap = money.cash + self.s.share_price * (self.s.max_shares - money.shares) - cost + gain
+        cash_cap = money.cash + money.credit + self.s.share_price * (self.s.max_shares - money.shares) - cost + gain
         base = self.bounds.money(pos.links)
         city_colour = dict(cities)
 
@@ -410,6 +422,9 @@ class _Game:
              blockers, record, cleared, pay):
         s = self.s
         price = s.share_price
+        # point 2b: the track money paid ahead in earlier rounds pays first
+        from_credit = min(money.credit, max(pay, 0))
+        pay -= from_credit
         # shares: the fewest that pay the action before its gain and the build after it (point 1) ...
         k_min = max(0, math.ceil((cost - money.cash) / price), math.ceil((cost + pay - gain - money.cash) / price))
         room = min(s.max_shares, self.share_cap if self.share_cap is not None else s.max_shares) - money.shares
@@ -417,19 +432,26 @@ class _Game:
             return
         # ... up to the fewest that also leave no shortfall (more are better issued later: module text)
         for k in range(k_min, room + 1):
-            cash = money.cash + price * k - cost + gain - pay
+            built = money.cash + price * k - cost + gain - pay   # cash after the build
             income = money.income + carried  # each link used raises income by 1
             shares = money.shares + k
-            cash += income - (shares + loco)
-            shortfall = max(0, -cash)
-            if shortfall:
-                income -= shortfall
-                cash = 0
-            lost = income < s.income_floor and not (cleared and self.rules.clear_when_under)
-            if not lost:
-                nxt = Pos(pos.round + 1, tuple(sorted(left.items())), links, cities, supply, loco, blockers)
-                yield nxt, Money(cash, self.g(income), shares, allowance), cleared, (name, target, k, *record)
-            if not shortfall:
+            after = built + income - (shares + loco)
+            # point 2b: pay `ahead` of the cash after the build for track priced in later rounds; only
+            # amounts that end the round in a shortfall differ from paying later (none in a clearing round)
+            aheads = [0] if cleared else [0] + list(range(max(0, after) + 1, built + 1))
+            for ahead in aheads:
+                cash = after - ahead
+                inc = income
+                shortfall = max(0, -cash)
+                if shortfall:
+                    inc -= shortfall
+                    cash = 0
+                lost = inc < s.income_floor and not (cleared and self.rules.clear_when_under)
+                if not lost:
+                    nxt = Pos(pos.round + 1, tuple(sorted(left.items())), links, cities, supply, loco, blockers)
+                    yield (nxt, Money(cash, self.g(inc), shares, allowance, money.credit - from_credit + ahead),
+                           cleared, (name, target, k, *record))
+            if after >= 0:
                 break
 
     def _completion(self, links, allowance) -> tuple[int, frozenset] | None:
@@ -536,12 +558,14 @@ class Nogood:
     towns: tuple = () # ((town, last round as a town), ...): the towns this history urbanized
 
     def refutes(self, due: dict, allow: tuple, cleared: bool, towns: dict | None = None) -> bool:
-        """Does a history with these pairs' first uses and these allowances meet the same dead end? It does
-        when it needs every pair no later and has no more tiles by any round (and, with `connect`, clears:
-        its track then joins every ruin within the tiles of its rounds, which the budgets of later rounds
-        allow too), and keeps every town a town no shorter within the nogood's rounds (its town tiles
-        count no less)."""
-        if self.connect and not cleared:
+        """Does a history with these pairs' first uses and these allowances (`allow`: one per round played,
+        so its length is the history's round count) meet the same dead end? It does when it needs every pair
+        no later and has no more tiles by any round, and keeps every town a town no shorter within the
+        nogood's rounds (its town tiles count no less); with `connect`, when it also clears NO LATER than
+        the clear the nogood was learnt from (len(allow) <= len(budgets)): its track then joins every ruin
+        by the nogood's clearing round within no more tiles. A history that clears later may finish the
+        network with the tiles of its later rounds, which the nogood never priced, so it is not refuted."""
+        if self.connect and (not cleared or len(allow) > len(self.budgets)):
             return False
         if not self.connect and len(allow) < len(self.budgets):
             return False
