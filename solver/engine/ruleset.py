@@ -9,6 +9,9 @@ from solver.engine.moves import (EndBuild, IssueShares, LayTile, Pass, SelectAct
                           UpgradeTile, Urbanize)
 from solver.engine.track_tiles import BASE_RULE, COST_KEYS, complex_kind, complex_rules, shape
 
+#: base rules (age-of-steam-base.md): "town tiles join one to four tracks at the town"
+TOWN_TILE_TRACKS = 4
+
 
 class Ruleset:
     name = "base"
@@ -195,6 +198,9 @@ class Ruleset:
             problem = self._track_problem(state, h, track)
             if problem:
                 return problem
+        problem = self._town_tracks_problem(state, move)
+        if problem:
+            return problem
         if move.second is not None:
             problem = self._complex_problem(state)
             if problem:
@@ -228,6 +234,9 @@ class Ruleset:
             return f"the hexside between {town} and {stop} is impassable"
         if frozenset((town, stop)) in state.town_links:
             return f"the town tile on {town} already has a track into {stop}"
+        problem = self._town_tracks_problem(state, move)
+        if problem:
+            return problem
         if state.tiles_laid + self._town_tile_count(state, move) > state.tile_limit():
             return f"at most {state.tile_limit()} tiles this turn (a town tile counts as a tile)"
         cost = self.lay_cost(state, move)
@@ -248,7 +257,7 @@ class Ruleset:
         if h in state.second_track:
             return f"{h} already holds a complex tile: a hex holds at most two tracks (a third track is refused)"
         track = (move.side_a, move.side_b)
-        problem = self._track_problem(state, h, track)
+        problem = self._track_problem(state, h, track) or self._town_tracks_problem(state, move)
         if problem:
             return problem
         kind, why = complex_kind(h, state.track[h], track)
@@ -306,6 +315,20 @@ class Ruleset:
         if all(s in state.orphans for s in joined):
             return (f"the incomplete track on {', '.join(str(s) for s in joined)} was not extended in the build "
                     "after it was laid and has lost its owner (reading incomplete-track=owner-lost)")
+        return None
+
+    def _town_tracks_problem(self, state, move) -> str | None:
+        """Base rules: "town tiles join one to four tracks at the town" (a town still a town; a new city
+        is a city). Each track this move adds at a town counts."""
+        adds: dict = {}
+        for side in self._new_sides(move):
+            if side in state.board.towns and side not in state.new_cities:
+                adds[side] = adds.get(side, 0) + 1
+        for town, n in adds.items():
+            if state.town_tracks.get(town, 0) + n > TOWN_TILE_TRACKS:
+                return (f"the town tile on {state.board.label(town)} already joins "
+                        f"{state.town_tracks.get(town, 0)} tracks; a town tile joins one to {TOWN_TILE_TRACKS} "
+                        f"tracks (base rules: \"town tiles join one to four tracks at the town\")")
         return None
 
     def _new_sides(self, move) -> tuple[Hex, ...]:
