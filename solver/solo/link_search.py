@@ -107,8 +107,9 @@ class LinkBounds:
         old = frozenset(state.track)
         cost = {h: (0 if h in old else s.track_cost[t]) for h, t in board.terrain.items()
                 if board.buildable(h) and t in s.track_cost}
-        self.complex = state.rules.complex_tiles
-        self.board = PackingBoard(cost, old, self.stops, frozenset(board.towns), board.passable, self.complex)
+        self.complex, self.second = second_track_price(state)
+        self.board = PackingBoard(cost, old, self.stops, frozenset(board.towns), board.passable, self.complex,
+                                  self.second)
         self.packing_time = packing_time
         self.single: dict = {}   # pair -> (new hexes, money) of the cheapest single link (per-link bound)
         self.exact: dict = {}    # (frozenset of pairs, objective) -> packing bound
@@ -123,7 +124,8 @@ class LinkBounds:
         """Cheapest chain for each pair alone: Dijkstra from each stop over free hexes, entering no other stop.
 
         With complex tiles a hex may carry two links, so a link alone is charged what its share of a
-        double hex costs at least: tiles 1/2, money (terrain + 1) / 2 (kept doubled, as integers)."""
+        double hex costs at least: tiles 1/2, money min(terrain, (terrain + the board's least second-track
+        price) / 2) (kept doubled, as integers; a hex one link has alone costs its terrain)."""
         b = self.board
         for a in sorted(self.stops):
             for key in ("tiles", "money"):
@@ -156,7 +158,7 @@ class LinkBounds:
         if key == "tiles":
             return 1 if self.complex else 2
         c = self.board.cost[h]
-        return c + 1 if self.complex else 2 * c
+        return c + min(c, self.second) if self.complex else 2 * c
 
     def _keep(self, a: Hex, b: Hex, key: str, d: int) -> None:
         pair = frozenset((a, b))
@@ -203,6 +205,18 @@ class LinkBounds:
         return out
 
 
+def second_track_price(state) -> tuple[bool, int]:
+    """(may a hex carry two tracks, the least a second track on a hex adds to its first tile's price), from
+    the board file's own prices: a complex tile costs its terrain plus the crossing or non-crossing extra, a
+    straight upgraded to a crossing its terrain plus the upgrade price. No complex-tile prices in the board
+    file: the referee lays no complex tile (ruleset `_complex_problem`)."""
+    rules = complex_rules(state)
+    if not state.rules.complex_tiles or rules is None:
+        return False, 0
+    return True, max(0, min(rules["complex_crossing_extra"], rules["complex_noncrossing_extra"],
+                            rules["upgrade_to_crossing_cost"]))
+
+
 def tile_exists(h: Hex, first: tuple, second: tuple) -> bool:
     """Two tracks on one hex make a complex tile of the engine's (assumed) tile set."""
     return complex_kind(h, first, second)[0] is not None
@@ -245,10 +259,10 @@ class Money:
     allowance: int      # tiles the rounds played so far allowed (from the position on)
     credit: int = 0     # point 2b: money paid ahead for track not yet priced (spent only on track)
 
-    def covers(self, other: "Money") -> bool:
-        """Point 6: this position can do whatever `other` can (see the module text); cash can stand in
-        for credit, never the other way round."""
-        spare = self.cash + 5 * (other.shares - self.shares)
+    def covers(self, other: "Money", price: int) -> bool:
+        """Point 6: this position can do whatever `other` can (see the module text; `price`: the board's
+        share price); cash can stand in for credit, never the other way round."""
+        spare = self.cash + price * (other.shares - self.shares)
         return (self.income >= other.income and self.shares <= other.shares and self.allowance >= other.allowance
                 and spare >= other.cash and spare + self.credit >= other.cash + other.credit)
 
@@ -511,10 +525,10 @@ class _Game:
                 continue
             key = nxt
             front = self.seen.setdefault(key, [])
-            if any(om.covers(m2) and _looser(od, oa, due2, allow2, ot, towns2) for om, od, oa, ot in front):
+            if any(om.covers(m2, self.s.share_price) and _looser(od, oa, due2, allow2, ot, towns2) for om, od, oa, ot in front):
                 continue  # point 6
             front[:] = [(om, od, oa, ot) for om, od, oa, ot in front
-                        if not (m2.covers(om) and _looser(due2, allow2, od, oa, towns2, ot))] + [
+                        if not (m2.covers(om, self.s.share_price) and _looser(due2, allow2, od, oa, towns2, ot))] + [
                 (m2, due2, allow2, towns2)]
             yield from self.search(nxt, m2, path + [(record, nxt)], due2, allow2, towns2)
 
