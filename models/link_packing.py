@@ -40,6 +40,7 @@ from dataclasses import dataclass
 
 from ortools.sat.python import cp_model
 
+from solver import interrupt
 from solver.board.hexgrid import Hex
 
 
@@ -426,8 +427,8 @@ def _connected(m, board: PackingBoard, stops: tuple, x: dict, extra: dict) -> No
 
 
 def _solver(deterministic_time: float):
-    """One reproducible CP-SAT solver (one worker, a work budget)."""
-    solver = cp_model.CpSolver()
+    """One reproducible CP-SAT solver (one worker, a work budget) that Ctrl-C and the wall-clock cap reach."""
+    solver = interrupt.cp_solver()
     solver.parameters.num_workers = 1
     solver.parameters.max_deterministic_time = deterministic_time
     solver.parameters.random_seed = 0
@@ -443,7 +444,7 @@ def solve_packing(board: PackingBoard, links: list[tuple[Hex, Hex]], objective: 
         return "optimal", 0
     m, _ = build_packing(board, links, objective, connect, tile_exists=tile_exists if board.two_tracks else None)
     solver = _solver(deterministic_time)
-    status = solver.Solve(m)
+    status = interrupt.solve_cp(solver, m)
     if status == cp_model.OPTIMAL:
         return "optimal", int(round(solver.ObjectiveValue()))
     if status == cp_model.INFEASIBLE:
@@ -472,7 +473,7 @@ def pack_paths(board: PackingBoard, links: list[tuple[Hex, Hex]], deterministic_
                          optional=optional, join=join, due=due, crossing=crossing, order=order,
                          upgrade_counts=upgrade_counts, notes=notes, town_tiles=town_tiles)
     solver = _solver(deterministic_time)
-    if solver.Solve(m) not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
+    if interrupt.solve_cp(solver, m) not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
         return None
     if schedule is not None:
         early: dict = {}

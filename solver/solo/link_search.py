@@ -718,11 +718,11 @@ def _fits(state, bounds: LinkBounds, due: dict, budgets: tuple, connect: bool, t
                          tile_exists=tile_exists if bounds.board.two_tracks else None, budgets=groups,
                          order=tuple(due[p] for p in required) if connect else (), crossing=is_crossing,
                          connect_by=len(budgets) if connect else None, **tile_rules(state, towns))
-    solver = cp_model.CpSolver()
+    solver = interrupt.cp_solver()
     solver.parameters.num_workers = 1
     solver.parameters.max_deterministic_time = bounds.packing_time * share
     solver.parameters.random_seed = 0
-    status = solver.Solve(m)
+    status = interrupt.solve_cp(solver, m)
     if status == cp_model.INFEASIBLE:
         return "infeasible"
     return "feasible" if status in (cp_model.OPTIMAL, cp_model.FEASIBLE) else "unknown"
