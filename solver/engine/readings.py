@@ -223,6 +223,20 @@ READINGS: tuple[Reading, ...] = (
         (Value("kept", "kept", "incomplete track stays the player's and may be extended in any later round"),
          Value("owner-lost", "owner-lost", "incomplete track not extended in the build after it was laid loses "
                                            "its owner and can never be extended"))),
+    Reading(
+        "track-into-side", "track_into_side", ("*",), BASE,
+        "A link is the track between two stops (city or town) along a chain of hexes. [...] New track must start "
+        "at a city or town, or extend the player's own incomplete track.",
+        "refused",
+        "the base rules file does not state this rule; it is the engine's long-standing reading, kept so that "
+        "answers do not change: a track end facing the side of a track on the next hex could never be extended "
+        "(that hex already holds its track), so it is no part of any link. It is judged on the round's result "
+        "(at the end of the build), never on the order of the round's builds. The bounds do not use it, so they "
+        "hold under either value",
+        (Value("refused", "refused", "at the end of each build, no track end may face the side of a track on the "
+                                     "next hex"),
+         Value("allowed", "allowed", "a track end may face the side of a track on the next hex (it stays an "
+                                     "incomplete link for good)"))),
 )
 
 BY_NAME = {r.name: r for r in READINGS}

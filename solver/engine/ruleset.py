@@ -177,6 +177,21 @@ class Ruleset:
         return None
 
     def _check_EndBuild(self, state, move) -> str | None:
+        return self.side_problem(state)
+
+    def side_problem(self, state) -> str | None:
+        """Reading track-into-side=refused: no track end may face the side of a track on the next hex (it
+        could never be extended). Judged on the round's result, at the end of its build, so the round's
+        verdict is the same in every order of its builds."""
+        if getattr(state.rules, "track_into_side", "refused") != "refused":
+            return None
+        board = state.board
+        for h in sorted(state.track):
+            for a, b in state.tracks_at(h):
+                for side in (a, b):
+                    if side in state.track and not board.is_stop(side) and state.track_from(side, h) is None:
+                        return (f"the track on {h} runs into the side of the track on {side} "
+                                "(reading track-into-side=refused)")
         return None
 
     def _check_LayTile(self, state, move: LayTile) -> str | None:
@@ -307,8 +322,6 @@ class Ruleset:
                 return f"the hexside between {h} and {side} is impassable"
             if not board.on_map(side) or (board.terrain[side] == "water" and not board.is_stop(side)):
                 return f"the track on {h} would run off the map or into water at {side}"
-            if side in state.track and state.track_from(side, h) is None:
-                return f"the track on {h} would run into the side of the track on {side}"
         joined = [s for s in track if board.is_stop(s) or state.track_from(s, h) is not None]
         if not joined:
             return f"new track on {h} must start at a stop or extend an incomplete track ({a}-{b} joins neither)"
