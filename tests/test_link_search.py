@@ -57,6 +57,15 @@ def test_a_crossing_is_two_straights_so_a_curve_across_a_straight_is_no_tile():
     assert prove_by(state, 1).status == "no clear"
 
 
+def test_under_complex_tile_set_any_a_curve_across_a_straight_is_a_tile_for_the_referee_and_the_bound():
+    import dataclasses
+    inst = instance("tiny/tiny-crossing-curve.toml")
+    setup = {H("A2"): ["red", "red"]}
+    state = GameState.new(inst, setup, dataclasses.replace(Rules(), complex_tile_set="any"))
+    assert truth(state, 1) == 1
+    assert prove_by(state, 1).status != "no clear"
+
+
 def test_a_clear_that_needs_a_crossing_decodes_into_a_plan_with_the_complex_tile():
     inst = instance("tiny/tiny-crossing.toml")
     setup = {H("A2"): ["red", "red"]}

@@ -22,7 +22,7 @@ def _rules(ruleset, *items):
 
 def test_every_new_reading_is_in_the_registry_with_its_quote_and_default():
     for name in ("idle-actions", "clear-and-under", "zoo-bonus-cost", "zoo-town-cost", "zoo-upgrade-cost",
-                 "exit-use", "incomplete-track", "track-into-side"):
+                 "exit-use", "incomplete-track", "track-into-side", "complex-tile-set"):
         r = BY_NAME[name]
         assert r.quote and r.why_default and r.values[0].name == r.default and len(r.values) == 2
         assert getattr(Rules(), r.field) == r.values[0].value  # the engine's default is the registry's

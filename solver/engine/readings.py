@@ -224,6 +224,19 @@ READINGS: tuple[Reading, ...] = (
          Value("owner-lost", "owner-lost", "incomplete track not extended in the build after it was laid loses "
                                            "its owner and can never be extended"))),
     Reading(
+        "complex-tile-set", "complex_tile_set", ("*",), BASE,
+        "Simple tiles carry one track (straight, gentle curve, sharp curve); complex tiles carry two (crossing, "
+        "or two non-crossing tracks) [...] Upgrading a simple tile to a crossing: $3.",
+        "assumed",
+        "the base rules name the kinds but list no physical tile set; the engine assumes the usual one "
+        "(solver/engine/track_tiles.py): a crossing is two straights (the X tile), every non-crossing pair "
+        "exists, and only a straight is upgraded (to a crossing). Every bound asks the referee's own tile "
+        "test (link search, hex packing) or does not use the tile set (relaxation, counting bound)",
+        (Value("assumed", "assumed", "a crossing is two straight tracks; a curve across a track is no tile; only a "
+                                     "straight is upgraded, to a crossing"),
+         Value("any", "any", "any two tracks on four different sides are a tile (a crossing when they cross); "
+                             "any simple tile is upgraded by a track that crosses it"))),
+    Reading(
         "track-into-side", "track_into_side", ("*",), BASE,
         "A link is the track between two stops (city or town) along a chain of hexes. [...] New track must start "
         "at a city or town, or extend the player's own incomplete track.",

@@ -7,7 +7,8 @@ from __future__ import annotations
 from solver.board.hexgrid import Hex
 from solver.engine.moves import (EndBuild, IssueShares, LayTile, Pass, SelectAction, Ship, TownTrack, UpgradeLocomotive,
                           UpgradeTile, Urbanize)
-from solver.engine.track_tiles import BASE_RULE, COST_KEYS, complex_kind, complex_rules, shape
+from solver.engine.track_tiles import (BASE_RULE, COST_KEYS, complex_kind, complex_rules, crosses, shape,
+                                      tile_set_of)
 
 #: base rules (age-of-steam-base.md): "town tiles join one to four tracks at the town"
 TOWN_TILE_TRACKS = 4
@@ -106,13 +107,15 @@ class Ruleset:
                             for d in rest[i + 1:]:
                                 out.append(LayTile(h, back, other, second=(c, d)))
         if complex_on:  # upgrades of a straight to a crossing: the other two straights through the hex
+            anything = tile_set_of(state) == "any"   # reading complex-tile-set=any: any track across it
             for h, (a, b) in state.track.items():
                 if h in state.second_track:
                     continue
                 sides = h.neighbours()
-                for i in range(3):
-                    c, d = sides[i], sides[i + 3]
-                    if not {a, b} & {c, d}:
+                pairs = ([(sides[i], sides[j]) for i in range(6) for j in range(i + 1, 6)] if anything
+                         else [(sides[i], sides[i + 3]) for i in range(3)])
+                for c, d in pairs:
+                    if not {a, b} & {c, d} and (not anything or crosses(h, (a, b), (c, d))):
                         out.append(UpgradeTile(h, c, d))
                         if state.bonus_tiles:
                             out.append(UpgradeTile(h, c, d, bonus=True))
@@ -220,7 +223,7 @@ class Ruleset:
             problem = self._complex_problem(state)
             if problem:
                 return problem
-            kind, why = complex_kind(h, tracks[0], tracks[1])
+            kind, why = complex_kind(h, tracks[0], tracks[1], tile_set_of(state))
             if kind is None:
                 return why
         if move.bonus:
@@ -275,7 +278,7 @@ class Ruleset:
         problem = self._track_problem(state, h, track) or self._town_tracks_problem(state, move)
         if problem:
             return problem
-        kind, why = complex_kind(h, state.track[h], track)
+        kind, why = complex_kind(h, state.track[h], track, tile_set_of(state))
         if kind is None:
             return why
         if kind != "crossing":
@@ -369,7 +372,7 @@ class Ruleset:
         terrain = state.board.terrain[move.hex]
         if move.second is None:
             return base, f"{terrain} ${base}"
-        kind, _ = complex_kind(move.hex, (move.side_a, move.side_b), tuple(move.second))
+        kind, _ = complex_kind(move.hex, (move.side_a, move.side_b), tuple(move.second), tile_set_of(state))
         extra = complex_rules(state)["complex_crossing_extra" if kind == "crossing" else "complex_noncrossing_extra"]
         return base + extra, f"{terrain} ${base} + {kind} complex tile ${extra}"
 

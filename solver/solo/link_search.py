@@ -84,7 +84,7 @@ from ortools.sat.python import cp_model
 from models.link_packing import PackingBoard, build_packing, solve_packing
 from solver import interrupt
 from solver.board.hexgrid import Hex
-from solver.engine.track_tiles import complex_kind, complex_rules
+from solver.engine.track_tiles import complex_kind, complex_rules, tile_set_of
 
 NAME = "link search"
 
@@ -108,6 +108,7 @@ class LinkBounds:
         cost = {h: (0 if h in old else s.track_cost[t]) for h, t in board.terrain.items()
                 if board.buildable(h) and t in s.track_cost}
         self.complex, self.second = second_track_price(state)
+        self.tile_exists, self.is_crossing = tile_tests(state)   # the referee's tile set (complex-tile-set)
         self.board = PackingBoard(cost, old, self.stops, frozenset(board.towns), board.passable, self.complex,
                                   self.second)
         self.packing_time = packing_time
@@ -193,7 +194,7 @@ class LinkBounds:
             if (links, tag + objective) in self.exact:
                 continue
             status, value = solve_packing(self.board, [tuple(sorted(p)) for p in links], objective,
-                                          self.packing_time, connect, tile_exists=tile_exists)
+                                          self.packing_time, connect, tile_exists=self.tile_exists)
             if status == "infeasible":
                 value = 1 << 20  # no track joins them all: no play has these links
             elif value is None:
@@ -217,14 +218,20 @@ def second_track_price(state) -> tuple[bool, int]:
                             rules["upgrade_to_crossing_cost"]))
 
 
-def tile_exists(h: Hex, first: tuple, second: tuple) -> bool:
-    """Two tracks on one hex make a complex tile of the engine's (assumed) tile set."""
-    return complex_kind(h, first, second)[0] is not None
+def tile_exists(h: Hex, first: tuple, second: tuple, tile_set: str = "assumed") -> bool:
+    """Two tracks on one hex make a complex tile of the engine's tile set (reading complex-tile-set)."""
+    return complex_kind(h, first, second, tile_set)[0] is not None
 
 
-def is_crossing(h: Hex, first: tuple, second: tuple) -> bool:
-    """Two tracks on one hex make a crossing (the one complex tile a straight can be upgraded to)."""
-    return complex_kind(h, first, second)[0] == "crossing"
+def is_crossing(h: Hex, first: tuple, second: tuple, tile_set: str = "assumed") -> bool:
+    """Two tracks on one hex make a crossing (the one complex tile a simple tile can be upgraded to)."""
+    return complex_kind(h, first, second, tile_set)[0] == "crossing"
+
+
+def tile_tests(state) -> tuple:
+    """(tile_exists, is_crossing) under the game's reading complex-tile-set, as the packing calls them."""
+    tile_set = tile_set_of(state)
+    return (lambda h, a, b: tile_exists(h, a, b, tile_set)), (lambda h, a, b: is_crossing(h, a, b, tile_set))
 
 
 def tile_rules(state, towns: dict) -> dict:
@@ -715,8 +722,8 @@ def _fits(state, bounds: LinkBounds, due: dict, budgets: tuple, connect: bool, t
     groups = tuple(([i for i, p in enumerate(required) if due[p] <= r], b, r) for r, b in enumerate(budgets, start=1)
                    if b is not None)
     m, _ = build_packing(bounds.board, required, "tiles", tuple(sorted(state.board.cities)) if connect else (),
-                         tile_exists=tile_exists if bounds.board.two_tracks else None, budgets=groups,
-                         order=tuple(due[p] for p in required) if connect else (), crossing=is_crossing,
+                         tile_exists=bounds.tile_exists if bounds.board.two_tracks else None, budgets=groups,
+                         order=tuple(due[p] for p in required) if connect else (), crossing=bounds.is_crossing,
                          connect_by=len(budgets) if connect else None, **tile_rules(state, towns))
     solver = interrupt.cp_solver()
     solver.parameters.num_workers = 1
