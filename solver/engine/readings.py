@@ -224,6 +224,19 @@ READINGS: tuple[Reading, ...] = (
          Value("owner-lost", "owner-lost", "incomplete track not extended in the build after it was laid loses "
                                            "its owner and can never be extended"))),
     Reading(
+        "zoo-bonus-town-track", "zoo_bonus_town_track", ("zoo",), SHEET,
+        "If you use an exit hex even once in your two shipments, you gain any one track tile. Keep this tile in "
+        "your hand; you may use it later during a track-laying phase as a free bonus placement (one that does not "
+        "count toward the number of tiles laid).",
+        "refused",
+        "the engine's long-standing reading, kept so that answers do not change: \"any one track tile\" is read "
+        "as a track tile laid on a hex (or an upgrade); a town tile's own track into the next stop lays no track "
+        "tile. The bounds do not count town tiles toward the tile limit, so they hold under either value",
+        (Value("refused", "refused", "a bonus tile is laid on a hex (or upgrades one); a town tile's own track is "
+                                     "always a regular tile"),
+         Value("allowed", "allowed", "a bonus tile may also be a town tile's own track into the next stop ('town "
+                                     "C2 C1 bonus'), outside the tile count"))),
+    Reading(
         "complex-tile-set", "complex_tile_set", ("*",), BASE,
         "Simple tiles carry one track (straight, gentle curve, sharp curve); complex tiles carry two (crossing, "
         "or two non-crossing tracks) [...] Upgrading a simple tile to a crossing: $3.",

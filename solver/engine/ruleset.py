@@ -123,6 +123,8 @@ class Ruleset:
             for stop in town.neighbours():
                 if state.board.is_stop(stop):
                     out.append(TownTrack(town, stop))
+                    if state.bonus_tiles and getattr(state.rules, "zoo_bonus_town_track", "refused") == "allowed":
+                        out.append(TownTrack(town, stop, bonus=True))
         return list(dict.fromkeys(out))
 
     # -- legality --------------------------------------------------------------
@@ -255,7 +257,14 @@ class Ruleset:
         problem = self._town_tracks_problem(state, move)
         if problem:
             return problem
-        if state.tiles_laid + self._town_tile_count(state, move) > state.tile_limit():
+        if move.bonus:
+            # reading zoo-bonus-town-track: may the bonus tile ("any one track tile") be a town tile's own track?
+            if getattr(state.rules, "zoo_bonus_town_track", "refused") != "allowed":
+                return ("a bonus tile never lays a town tile's own track (reading zoo-bonus-town-track=refused): "
+                        "lay the town track as a regular tile")
+            if state.bonus_tiles < 1:
+                return "no bonus tile in hand"
+        elif state.tiles_laid + self._town_tile_count(state, move) > state.tile_limit():
             return f"at most {state.tile_limit()} tiles this turn (a town tile counts as a tile)"
         cost = self.lay_cost(state, move)
         if cost > state.cash:
