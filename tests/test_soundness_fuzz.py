@@ -36,6 +36,10 @@ def test_the_judge_catches_each_kind_of_false_claim():
     out = Outcome(0, "zoo", True, truth=1)
     _judge(out, None, fake, 1)
     assert [kind for kind, _ in out.false] == ["lower bound", "proved minimum"]
+    # the deep mode's answer is judged the same, its claims named apart
+    out = Outcome(0, "zoo", True, truth=1)
+    _judge(out, None, fake, 1, prefix="deep: ")
+    assert [kind for kind, _ in out.false] == ["deep: lower bound", "deep: proved minimum"]
 
 
 def test_no_solver_claim_is_false_on_random_tiny_boards():
