@@ -2,6 +2,11 @@
 
     python benchmarks/soundness.py [--boards 5000] [--first-seed 1] [--jobs 2] [--out results/soundness.csv]
 
+The boards come from solver.solo.soundness.random_board (issue 39's generator: random prices with $0
+terrain, town fees and complex extras, prices above the base, actions out of reach, rows of up to 6 hexes
+and two-row boards with towns, up to 5 rounds, every reading); each is judged in the default and the deep
+mode, and every registered proof engine alone. The summary counts the claims checked per engine.
+
 Each row: a board (its seed, map, readings, round limit), whether the exhaustive search settled it,
 the truth, the claims checked and any false claim. Rows are appended as boards finish (a killed run
 keeps them; run again with the same --out to resume); the summary goes to results/soundness.md.
@@ -34,6 +39,15 @@ def one(seed: int) -> dict:
             "claims": json.dumps(out.claims, sort_keys=True), "false": json.dumps(out.false + (
                 [["board refused", out.error]] if out.error else [])),
             "seconds": round(time.monotonic() - t0, 3)}
+
+
+def owner(kind: str) -> str:
+    """Who made a claim: a proof engine ("ENGINE: no clear", "ENGINE: bound") or an answer (default or deep)."""
+    if kind.startswith("deep: "):
+        return "answer, deep mode (--prove)"
+    if ": " in kind:
+        return "engine: " + kind.split(": ")[0]
+    return "answer, default mode"
 
 
 def main() -> int:
@@ -78,8 +92,22 @@ def main() -> int:
              f"Zoo {sum(r['map'] == 'zoo' for r in rows)})",
              f"- settled by the exhaustive search: {settled}",
              f"- clearable (truth known): {sum(r['truth'] != '' and r['settled'] == 'True' for r in rows)}",
-             f"- claims checked: {sum(claims.values())} ({', '.join(f'{k} {v}' for k, v in sorted(claims.items()))})",
+             f"- claims checked: {sum(claims.values())}",
              f"- false claims: {len(false)}"] + [f"  - board {s} ({m}): {x}" for s, m, x in false]
+    wrong: dict = {}
+    for _, _, x in false:
+        wrong[x[0]] = wrong.get(x[0], 0) + 1
+    per: dict = {}
+    for k, v in claims.items():
+        row = per.setdefault(owner(k), [0, 0])
+        row[0] += v
+        row[1] += wrong.get(k, 0)
+    lines += ["", "Claims checked per engine (each proof engine asked alone about every round, in the default and "
+              "the deep mode, plus its verdicts inside the answers) and per answer:", "",
+              "| engine or answer | claims checked | false |", "| --- | ---: | ---: |"]
+    lines += [f"| {who} | {n} | {bad} |" for who, (n, bad) in sorted(per.items())]
+    lines += ["", "Every claim kind:", "", "| claim | checked | false |", "| --- | ---: | ---: |"]
+    lines += [f"| {k} | {v} | {wrong.get(k, 0)} |" for k, v in sorted(claims.items())]
     write_atomic(out.with_suffix(".md"), "\n".join(lines) + "\n")
     print("\n".join(lines))
     return 1 if false else 0

@@ -16,7 +16,8 @@ stop it reaches). Set x[e, u, v] = 1 for each step of pair e's chain. Then
    tile's own track), never city to city;
 5. every new hex (no track in the position) that a chain passes holds a tile placed by the player:
    one placement at least, and the laying cost of its terrain at least; a hex with two tracks cost
-   at least $1 more (complex tile +$1/+$2 or an upgrade at $3 on top of the first tile).
+   at least `board.second` more (the least of the board file's complex extras and upgrade price: a
+   complex tile is its terrain plus an extra, an upgrade is the upgrade price on top of the first tile).
    Hexes that already hold track cost nothing and are not counted (permissive), and their sides
    and track counts are not limited (the old track's own use of them is not modelled).
    Without complex tiles (reading complex-tiles) a hex holds one track, and point 3 says so.
@@ -39,6 +40,7 @@ from dataclasses import dataclass
 
 from ortools.sat.python import cp_model
 
+from solver import interrupt
 from solver.board.hexgrid import Hex
 
 
@@ -52,6 +54,7 @@ class PackingBoard:
     towns: frozenset
     passable: object    # (Hex, Hex) -> bool: no impassable hexside between them
     two_tracks: bool = True  # complex tiles allowed: a hex may hold two tracks (else one)
+    second: int = 1          # the least a second track on a hex adds (the board's complex extras, upgrade price)
 
     def arcs_of(self, a: Hex, b: Hex) -> list[tuple[Hex, Hex]]:
         """Directed steps a chain from stop a to stop b may take (no other stop on the way)."""
@@ -208,7 +211,7 @@ def build_packing(board: PackingBoard, links: list[tuple[Hex, Hex]], objective: 
         else:
             two = m.NewBoolVar(f"two_{h}")
             m.Add(sum(vs) - 1 <= two)
-            terms.append(board.cost[h] * used + two)  # point 5: terrain, +$1 for a second track
+            terms.append(board.cost[h] * used + board.second * two)  # point 5: terrain, + a second track
     if connect:
         _connected(m, board, connect, x, extra)
     if notes is not None:
@@ -423,6 +426,15 @@ def _connected(m, board: PackingBoard, stops: tuple, x: dict, extra: dict) -> No
         m.Add(net == (-cap if u == stops[0] else 1 if u in stops else 0))
 
 
+def _solver(deterministic_time: float):
+    """One reproducible CP-SAT solver (one worker, a work budget) that Ctrl-C and the wall-clock cap reach."""
+    solver = interrupt.cp_solver()
+    solver.parameters.num_workers = 1
+    solver.parameters.max_deterministic_time = deterministic_time
+    solver.parameters.random_seed = 0
+    return solver
+
+
 def solve_packing(board: PackingBoard, links: list[tuple[Hex, Hex]], objective: str,
                   deterministic_time: float = 5.0, connect: tuple = (), tile_exists=None) -> tuple[str, int | None]:
     """(status, proven lower bound): 'optimal' with the optimum, 'bound' with CP-SAT's proven objective
@@ -431,11 +443,8 @@ def solve_packing(board: PackingBoard, links: list[tuple[Hex, Hex]], objective: 
     if not links and not connect:
         return "optimal", 0
     m, _ = build_packing(board, links, objective, connect, tile_exists=tile_exists if board.two_tracks else None)
-    solver = cp_model.CpSolver()
-    solver.parameters.num_workers = 1
-    solver.parameters.max_deterministic_time = deterministic_time
-    solver.parameters.random_seed = 0
-    status = solver.Solve(m)
+    solver = _solver(deterministic_time)
+    status = interrupt.solve_cp(solver, m)
     if status == cp_model.OPTIMAL:
         return "optimal", int(round(solver.ObjectiveValue()))
     if status == cp_model.INFEASIBLE:
@@ -463,11 +472,8 @@ def pack_paths(board: PackingBoard, links: list[tuple[Hex, Hex]], deterministic_
     m, x = build_packing(board, links, "cost", tile_exists=tile_exists, budgets=budgets, once=True,
                          optional=optional, join=join, due=due, crossing=crossing, order=order,
                          upgrade_counts=upgrade_counts, notes=notes, town_tiles=town_tiles)
-    solver = cp_model.CpSolver()
-    solver.parameters.num_workers = 1
-    solver.parameters.max_deterministic_time = deterministic_time
-    solver.parameters.random_seed = 0
-    if solver.Solve(m) not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
+    solver = _solver(deterministic_time)
+    if interrupt.solve_cp(solver, m) not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
         return None
     if schedule is not None:
         early: dict = {}

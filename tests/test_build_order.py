@@ -2,7 +2,9 @@
 
 The Zoo's bonus tile is "a free bonus placement (one that does not count toward the number of tiles
 laid)"; laid into a town it must not let later regular tiles into that town skip the town tile's count.
-And every plan in tests/plans and results/plans replays to the same verdict with its builds permuted.
+A track end facing the side of another track (reading track-into-side) is judged on the round's result.
+And every plan in tests/plans and results/plans, and random builds on random boards, replay to the same
+verdict with the round's builds permuted.
 """
 from __future__ import annotations
 
@@ -106,3 +108,85 @@ def test_every_plan_gets_the_same_verdict_in_every_build_order():
                 assert _verdict(inst, other) == truth, (path.name, index + 1, order)
                 checked += 1
     assert checked > 0
+
+
+def _round_verdict(state, moves):
+    """Apply the round's build moves in order, then end the build: (accepted, the track laid) or the refusal."""
+    from solver.engine.moves import EndBuild
+    state = state.clone()
+    try:
+        for move in moves:
+            state.apply(move)
+        state.apply(EndBuild())
+    except IllegalMove:
+        return "refused"
+    return ("accepted", tuple(sorted((h, state.tracks_at(h)) for h in state.track)), state.cash, state.tiles_laid)
+
+
+@pytest.mark.parametrize("reading", ["refused", "allowed"])
+def test_a_track_end_facing_the_side_of_a_track_is_judged_the_same_in_either_order(reading):
+    # tiny-island: B1 joins Red 1 (A1) to Blue 1 (C1); B2 runs from the town C2 into B1's side
+    import dataclasses
+    from solver.engine.moves import LayTile
+    from solver.engine.state import Rules
+    state = to_build(new_state(instance("tiny/tiny-island.toml"), {"A1": ["red"]},
+                               dataclasses.replace(Rules(), track_into_side=reading), cash=50))
+    link = LayTile(H("B1"), H("A1"), H("C1"))
+    into_side = LayTile(H("B2"), H("C2"), H("B1"))
+    first = _round_verdict(state, [link, into_side])
+    assert first == _round_verdict(state, [into_side, link])
+    assert (first == "refused") == (reading == "refused")
+
+
+def _random_builds(state, rng, count):
+    """`count` random build steps: each a path of track from a stop (or a town's own track)."""
+    board = state.board
+    free = [h for h in board.terrain if board.buildable(h) and not board.is_stop(h)
+            and board.terrain[h] in state.scenario.track_cost]
+    steps = []
+    for _ in range(count):
+        start = rng.choice(sorted(board.cities) + sorted(board.towns))
+        path, cur = [start], start
+        for _ in range(rng.randint(1, 3)):
+            nxt = [n for n in cur.neighbours() if (n in free or board.is_stop(n)) and n not in path
+                   and board.passable(cur, n)]
+            if not nxt:
+                break
+            cur = rng.choice(sorted(nxt))
+            path.append(cur)
+            if board.is_stop(cur):
+                break
+        if len(path) < 2:
+            continue
+        if not board.is_stop(path[-1]):
+            ahead = [n for n in path[-1].neighbours() if board.on_map(n) and n not in path]
+            if not ahead:
+                continue
+            path.append(rng.choice(sorted(ahead)))
+        steps.append(path_to_tiles(path))
+    return [s for s in steps if s]
+
+
+def test_random_builds_on_random_boards_get_the_same_verdict_in_every_order():
+    from solver.solo.soundness import random_board
+    rng = random.Random(39)
+    compared = accepted = 0
+    for seed in range(400):
+        board = random_board(seed, wide=seed % 2 == 1)
+        try:
+            *_, state = board.start()
+        except Exception:  # noqa: BLE001 - a board the generator makes and the loader refuses: no round to judge
+            continue
+        state.cash = 1000
+        state.apply(next(m for m in state.legal_actions()))          # no shares
+        actions = state.legal_actions()                               # Engineer where it is legal: more tiles
+        state.apply(next((m for m in actions if m.name == "engineer"), actions[0]))
+        steps = _random_builds(state, rng, rng.randint(2, 3))
+        if len(steps) < 2:
+            continue
+        verdicts = {_round_verdict(state, [m for step in order for m in step])
+                    for order in itertools.permutations(steps)}
+        assert len(verdicts) == 1, (seed, [[str(m) for m in step] for step in steps], verdicts)
+        compared += 1
+        accepted += verdicts != {"refused"}
+    assert compared >= 100 and accepted >= 20

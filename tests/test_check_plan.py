@@ -98,7 +98,8 @@ def test_json_output_matches_an_independent_replay(run_cli):
     assert data["rounds"][0]["goods"] == {"A1": ["red"]}
     assert {d["name"]: d["value"] for d in data["readings"]} == {
         "strict-action": "off", "bag": "no-purple", "rapa-nui-remnant": "allowed", "complex-tiles": "allowed",
-        "idle-actions": "refused", "clear-and-under": "lost", "incomplete-track": "kept"}
+        "idle-actions": "refused", "clear-and-under": "lost", "incomplete-track": "kept",
+        "complex-tile-set": "assumed", "track-into-side": "refused"}
     assert all(d["default"] for d in data["readings"])
     inst = load_instance(BOARDS["tiny-island"])
     # a replay reads every number of the board and scenario but no bag: the plan names its cubes

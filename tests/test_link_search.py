@@ -57,6 +57,15 @@ def test_a_crossing_is_two_straights_so_a_curve_across_a_straight_is_no_tile():
     assert prove_by(state, 1).status == "no clear"
 
 
+def test_under_complex_tile_set_any_a_curve_across_a_straight_is_a_tile_for_the_referee_and_the_bound():
+    import dataclasses
+    inst = instance("tiny/tiny-crossing-curve.toml")
+    setup = {H("A2"): ["red", "red"]}
+    state = GameState.new(inst, setup, dataclasses.replace(Rules(), complex_tile_set="any"))
+    assert truth(state, 1) == 1
+    assert prove_by(state, 1).status != "no clear"
+
+
 def test_a_clear_that_needs_a_crossing_decodes_into_a_plan_with_the_complex_tile():
     inst = instance("tiny/tiny-crossing.toml")
     setup = {H("A2"): ["red", "red"]}
@@ -117,9 +126,43 @@ def test_a_nogood_refutes_exactly_the_histories_at_least_as_tight_as_its_own():
     whole = Nogood(((ab, 2),), (3, 6, 9), True)              # ... with a network joining every ruin by round 3
     assert not whole.refutes({ab: 2}, (3, 6), False)         # only a clear is refuted
     assert whole.refutes({ab: 2}, (3, 6), True)              # a clear in round 2 has no more tiles than that
+    # a clear LATER than the nogood's own may finish the network with its later rounds' tiles
+    assert not whole.refutes({ab: 2}, (3, 6, 9, 12), True)
+    assert not whole.refutes({ab: 1}, (3, 6, 9, 12, 15), True)
     # dominance keeps only a history no tighter than the one it drops
     assert _looser({ab: 3}, (3, 7), {ab: 2}, (3, 6)) and not _looser({ab: 2}, (3, 6), {ab: 3}, (3, 7))
     assert _looser({}, (3, 6), {ab: 2}, (3, 6)) and not _looser({ab: 2}, (3, 6), {}, (3, 6))
+
+
+def test_a_nogood_learnt_from_a_clear_refutes_no_clear_in_a_later_round():
+    ab = (H("A1"), H("B1"))
+    learnt_in_round_1 = Nogood(((ab, 1),), (3,), True)
+    assert learnt_in_round_1.refutes({ab: 1}, (3,), True)
+    assert not learnt_in_round_1.refutes({ab: 1}, (3, 6), True)
+    assert not learnt_in_round_1.refutes({ab: 1}, (3, 6, 9), True)
+
+
+def test_track_paid_for_before_a_short_round_is_not_owed_again():
+    # tiny-town-row: round 1 spends all its cash on D1 and ends short; round 2 has no cash, builds the $0
+    # town tile and clears. A search that pays for track only in the round that first uses it has no cash
+    # for D1 in round 2 and said "no clear" by rounds 2, 3 and 4 (`--rounds 3 --prove`: NOT CLEARABLE).
+    inst = instance("tiny/tiny-town-row.toml")
+    setup = {H("A1"): ["blue", "blue"]}
+    state = GameState.new(inst, setup, Rules())
+    assert truth(state, 3) == 2
+    for last in (2, 3, 4):
+        assert prove_by(state, last).status != "no clear", last
+    assert prove_by(state, 1).status == "no clear"
+
+
+def test_deep_mode_never_says_not_clearable_where_a_play_clears_in_round_two():
+    from solver.solo.easter_island import analyse
+    from solver.solo.relaxation import SolveParams
+    inst = instance("tiny/tiny-town-row.toml")
+    answer = analyse(inst, "easy", {H("A1"): ["blue", "blue"]}, Rules(), rounds=3, time_limit=30,
+                     params=SolveParams(workers=1, deterministic_time=2.0, plan_time=2.0, prove=True, prove_time=5.0))
+    assert answer.verdict != "not clearable"
+    assert answer.lower_bound <= 2
 
 
 def no_clear_claims(seeds: range, wide: bool, max_nodes: int) -> tuple[int, int]:

@@ -22,7 +22,8 @@ def _rules(ruleset, *items):
 
 def test_every_new_reading_is_in_the_registry_with_its_quote_and_default():
     for name in ("idle-actions", "clear-and-under", "zoo-bonus-cost", "zoo-town-cost", "zoo-upgrade-cost",
-                 "exit-use", "incomplete-track"):
+                 "exit-use", "incomplete-track", "track-into-side", "complex-tile-set",
+                 "zoo-bonus-town-track"):
         r = BY_NAME[name]
         assert r.quote and r.why_default and r.values[0].name == r.default and len(r.values) == 2
         assert getattr(Rules(), r.field) == r.values[0].value  # the engine's default is the registry's
@@ -177,3 +178,34 @@ def test_incomplete_track_not_extended_next_round(value):
         s.apply(Pass())
     extend = LayTile(H("B3"), H("A2"), H("C3"))
     assert (s.why_illegal(extend) is None) == (value == "kept")
+
+
+def test_zoo_bonus_town_track_lets_a_bonus_tile_be_a_town_tiles_own_track_only_when_allowed():
+    import dataclasses
+    from solver.engine.moves import TownTrack, parse_tile
+    from solver.solo.soundness import random_board
+    for seed in range(1, 2000):   # a random Zoo board with a town next to an animal area
+        board = random_board(seed)
+        if board.ruleset != "zoo":
+            continue
+        inst, rules, _, state = board.start()
+        pairs = [(t, n) for t in sorted(inst.board.towns) for n in t.neighbours() if n in inst.board.cities
+                 and inst.board.passable(t, n)]
+        if pairs:
+            break
+    town, stop = pairs[0]
+    move = parse_tile(f"town {town} {stop} bonus")
+    assert move == TownTrack(town, stop, bonus=True) and str(move) == f"town {town} {stop} bonus"
+    verdicts = {}
+    for value in ("refused", "allowed"):
+        s = state.clone()
+        s.rules = dataclasses.replace(Rules(), zoo_bonus_town_track=value)
+        s.cash, s.bonus_tiles = 100, 1
+        s = to_build(s, "engineer")
+        verdicts[value] = s.why_illegal(move)
+        if verdicts[value] is None:
+            laid = s.tiles_laid
+            s.apply(move)
+            assert s.bonus_tiles == 0 and s.tiles_laid == laid  # outside the tile count
+    assert "zoo-bonus-town-track=refused" in verdicts["refused"]
+    assert verdicts["allowed"] is None

@@ -79,8 +79,8 @@ def test_the_counting_bound_proves_the_zoo_minimum_where_danger_binds():
 
 
 def test_the_counting_bound_proves_an_island_minimum_of_two_rounds():
-    # fuzz board 39: Easter Island, the cubes need two rounds of shipments; the truth is round 2
-    truth, position, _ = _fuzz_board(39)
+    # fuzz board 1: Easter Island, the cubes need two rounds of shipments; the truth is round 2
+    truth, position, _ = _fuzz_board(1)
     assert truth == 2
     verdict = CountingBound().prove(position, 1, PARAMS)
     assert verdict.status == NO_CLEAR and verdict.bound == 2
@@ -189,7 +189,7 @@ def test_the_fuzzer_judges_a_newly_registered_engine_by_its_name(monkeypatch):
     from solver.solo import proofs
     from solver.solo.soundness import check_board, random_board
     monkeypatch.setattr(proofs, "ENGINES", proofs.ENGINES + (_Liar(),))
-    out = check_board(random_board(39))  # truth 2: the liar's "no clear by 2" is false
+    out = check_board(random_board(1))  # truth 2: the liar's "no clear by 2" is false
     assert out.truth == 2
     kinds = {kind for kind, _ in out.false}
     assert {"liar: no clear", "liar: bound"} <= kinds

@@ -54,3 +54,33 @@ def test_a_plan_may_name_a_town_track():
             "rounds": [{"shares": 0, "action": None, "build": ["town C2 C1"], "ship": []}]}
     result = replay(inst, plan_from_json(json.loads(json.dumps(data)), inst))
     assert result.error is None and frozenset((H("C2"), H("C1"))) in result.state.linked_pairs()
+
+
+def test_a_town_tile_joins_at_most_four_tracks():
+    # tests/data/town-hub.toml: the town B2 has five plain neighbours and Blue 1 next to it, six tiles a turn
+    from pathlib import Path
+    from solver.engine.moves import LayTile
+    from solver.games import load_instance
+    inst = load_instance(Path(__file__).parent / "data" / "town-hub.toml")
+    s = to_build(new_state(inst, {"A1": ["red"]}))
+    town = H("B2")
+    laid = []
+    for n in town.neighbours():
+        if inst.board.is_stop(n):
+            continue
+        for side in n.neighbours():
+            if side == town or not inst.board.on_map(side) or inst.board.is_stop(side) or side in s.track:
+                continue
+            if any(side in (a, b) or side == h for h, (a, b) in s.track.items()):
+                continue
+            move = LayTile(n, town, side)
+            if s.why_illegal(move) is None:
+                s.apply(move)
+                laid.append(move)
+                break
+        if len(laid) == 4:
+            break
+    assert len(laid) == 4 and s.town_tracks[town] == 4
+    fifth = TownTrack(town, H("C1"))
+    assert "one to 4 tracks" in s.why_illegal(fifth)
+    assert fifth not in [m for m in s.legal_actions() if s.why_illegal(m) is None]

@@ -70,7 +70,8 @@ play does:
    with no tile left, Rapa Nui with no moai; zoo-bonus-cost=free: bonus tiles pay nothing) are modelled
    on their permissive side when they are on; the others only forbid plays (incomplete-track=owner-lost,
    exit-use=teleport) or change costs the model does not count (zoo-town-cost, zoo-upgrade-cost: town
-   fees are dropped, and an upgrade still costs at least $1 outside Engineer rounds). So every play that clears
+   fees are dropped; an upgrade priced per tile is counted at the least tile price). Every price is the board
+   file's own (`spec.tile_cost`, `spec.double_cost`, the actions, shares), never the base rule's. So every play that clears
    by R maps into the model at R, and, since an idle round can always be appended, feasibility is
    monotone in R: INFEASIBLE at R proves no clear by any R' <= R.
 Dropping constraints keeps a relaxation a relaxation: the solvers first ask the model without the
@@ -246,8 +247,9 @@ def build_relaxation(spec: SoloSpec, last_round: int) -> SoloModel:
             m.Add(paying == placed)
         else:
             m.Add(paying >= placed - bonus_used)
-        # new hexes that carry two tracks (complex tiles): the second track costs at least $1 more
-        # (complex +$1/+$2, upgrade $3), except in a Zoo Engineer round ($2 a tile, read as any tile)
+        # new hexes that carry two tracks (complex tiles): the second track costs at least
+        # spec.double_cost more (the least of the board file's complex extras and upgrade price), except in
+        # a Zoo Engineer round ($2 a tile, read as any tile)
         dbl = m.NewIntVar(0, 10_000, f"double_hexes_{r}")
         sm.double[r] = dbl
         m.Add(dbl <= t)
@@ -255,7 +257,7 @@ def build_relaxation(spec: SoloSpec, last_round: int) -> SoloModel:
         if not spec.complex_tiles:
             m.Add(dbl == 0)
         surcharge = m.NewIntVar(0, 10_000, f"surcharge_{r}")
-        m.Add(surcharge >= dbl - prev_dbl - (0 if spec.bonus_tiles_pay else bonus_used))
+        m.Add(surcharge >= spec.double_cost * (dbl - prev_dbl - (0 if spec.bonus_tiles_pay else bonus_used)))
         spend = m.NewIntVar(0, 100_000, f"spend_{r}")
         sm.spend[r] = spend
         if spec.engineer_tile_cost is not None and "engineer" in spec.action_costs:

@@ -86,6 +86,7 @@ class SoloSpec:
     teleport_exits: tuple = ()   # Zoo: exits, joined to each other by teleports (no link)
     join: tuple = ()             # Easter Island: stops every plan must join into one network (the ruins)
     complex_tiles: bool = True   # may one hex carry two tracks (crossing / two non-crossing tracks)?
+    double_cost: int = 1         # the least a second track on a hex adds (board's complex extras, upgrade)
     route_order: bool = True     # order the stops of each route (no detached cycles): stronger, larger
     idle_actions: bool = False   # reading idle-actions=allowed: an action with nothing to do may be selected
     clear_when_under: bool = False  # reading clear-and-under=cleared: no income floor in the clearing round

@@ -14,6 +14,7 @@ automatic income, expenses and round-marker steps. Notation (one move each):
     upgrade E4 C4 F5 bonus  the same, from the hand of bonus tiles (Zoo)
     town C2 C1          a town tile on the town C2 whose track runs straight into the next stop C1
                         (base rules: "town tiles join one to four tracks at the town"; no other tile)
+    town C2 C1 bonus    the same, from the hand of bonus tiles (Zoo, reading zoo-bonus-town-track=allowed)
     urbanize F5 black   place a new city tile on the town F5
     build done          end the build phase
     ship D2 red D2-F4-H4        move the red cube from D2 along the stops D2, F4, H4
@@ -83,10 +84,10 @@ class TownTrack:
 
     town: Hex
     stop: Hex
-    bonus = False  # never from the hand of bonus tiles (a class constant, not a field)
+    bonus: bool = False  # from the hand of bonus tiles (Zoo, reading zoo-bonus-town-track=allowed only)
 
     def __str__(self) -> str:
-        return f"town {self.town} {self.stop}"
+        return f"town {self.town} {self.stop}" + (" bonus" if self.bonus else "")
 
 
 @dataclass(frozen=True)
@@ -169,11 +170,11 @@ def path_to_tiles(path: list[Hex], bonus: int = 0) -> list[LayTile]:
 def parse_tile(text: str) -> LayTile | UpgradeTile | TownTrack:
     """'tile E4 D3 F4 [+ C4 G4] [bonus]', 'upgrade E4 C4 G4 [bonus]' or 'town C2 C1' (ValueError names what is wrong)."""
     words = text.split()
-    if words and words[0] == "town" and len(words) == 3:
-        return TownTrack(Hex.parse(words[1]), Hex.parse(words[2]))
     bonus = bool(words) and words[-1] == "bonus"
     if bonus:
         words = words[:-1]
+    if words and words[0] == "town" and len(words) == 3:
+        return TownTrack(Hex.parse(words[1]), Hex.parse(words[2]), bonus)
     if words and words[0] == "upgrade" and len(words) == 4:
         h, a, b = (Hex.parse(w) for w in words[1:])
         return UpgradeTile(h, a, b, bonus)

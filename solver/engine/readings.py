@@ -223,6 +223,46 @@ READINGS: tuple[Reading, ...] = (
         (Value("kept", "kept", "incomplete track stays the player's and may be extended in any later round"),
          Value("owner-lost", "owner-lost", "incomplete track not extended in the build after it was laid loses "
                                            "its owner and can never be extended"))),
+    Reading(
+        "zoo-bonus-town-track", "zoo_bonus_town_track", ("zoo",), SHEET,
+        "If you use an exit hex even once in your two shipments, you gain any one track tile. Keep this tile in "
+        "your hand; you may use it later during a track-laying phase as a free bonus placement (one that does not "
+        "count toward the number of tiles laid).",
+        "refused",
+        "the engine's long-standing reading, kept so that answers do not change: \"any one track tile\" is read "
+        "as a track tile laid on a hex (or an upgrade); a town tile's own track into the next stop lays no track "
+        "tile. The bounds do not count town tiles toward the tile limit, so they hold under either value",
+        (Value("refused", "refused", "a bonus tile is laid on a hex (or upgrades one); a town tile's own track is "
+                                     "always a regular tile"),
+         Value("allowed", "allowed", "a bonus tile may also be a town tile's own track into the next stop ('town "
+                                     "C2 C1 bonus'), outside the tile count"))),
+    Reading(
+        "complex-tile-set", "complex_tile_set", ("*",), BASE,
+        "Simple tiles carry one track (straight, gentle curve, sharp curve); complex tiles carry two (crossing, "
+        "or two non-crossing tracks) [...] Upgrading a simple tile to a crossing: $3.",
+        "assumed",
+        "the base rules name the kinds but list no physical tile set; the engine assumes the usual one "
+        "(solver/engine/track_tiles.py): a crossing is two straights (the X tile), every non-crossing pair "
+        "exists, and only a straight is upgraded (to a crossing). Every bound asks the referee's own tile "
+        "test (link search, hex packing) or does not use the tile set (relaxation, counting bound)",
+        (Value("assumed", "assumed", "a crossing is two straight tracks; a curve across a track is no tile; only a "
+                                     "straight is upgraded, to a crossing"),
+         Value("any", "any", "any two tracks on four different sides are a tile (a crossing when they cross); "
+                             "any simple tile is upgraded by a track that crosses it"))),
+    Reading(
+        "track-into-side", "track_into_side", ("*",), BASE,
+        "A link is the track between two stops (city or town) along a chain of hexes. [...] New track must start "
+        "at a city or town, or extend the player's own incomplete track.",
+        "refused",
+        "the base rules file does not state this rule; it is the engine's long-standing reading, kept so that "
+        "answers do not change: a track end facing the side of a track on the next hex could never be extended "
+        "(that hex already holds its track), so it is no part of any link. It is judged on the round's result "
+        "(at the end of the build), never on the order of the round's builds. The bounds do not use it, so they "
+        "hold under either value",
+        (Value("refused", "refused", "at the end of each build, no track end may face the side of a track on the "
+                                     "next hex"),
+         Value("allowed", "allowed", "a track end may face the side of a track on the next hex (it stays an "
+                                     "incomplete link for good)"))),
 )
 
 BY_NAME = {r.name: r for r in READINGS}

@@ -7,7 +7,11 @@ from __future__ import annotations
 from solver.board.hexgrid import Hex
 from solver.engine.moves import (EndBuild, IssueShares, LayTile, Pass, SelectAction, Ship, TownTrack, UpgradeLocomotive,
                           UpgradeTile, Urbanize)
-from solver.engine.track_tiles import BASE_RULE, COST_KEYS, complex_kind, complex_rules, shape
+from solver.engine.track_tiles import (BASE_RULE, COST_KEYS, complex_kind, complex_rules, crosses, shape,
+                                      tile_set_of)
+
+#: base rules (age-of-steam-base.md): "town tiles join one to four tracks at the town"
+TOWN_TILE_TRACKS = 4
 
 
 class Ruleset:
@@ -103,13 +107,15 @@ class Ruleset:
                             for d in rest[i + 1:]:
                                 out.append(LayTile(h, back, other, second=(c, d)))
         if complex_on:  # upgrades of a straight to a crossing: the other two straights through the hex
+            anything = tile_set_of(state) == "any"   # reading complex-tile-set=any: any track across it
             for h, (a, b) in state.track.items():
                 if h in state.second_track:
                     continue
                 sides = h.neighbours()
-                for i in range(3):
-                    c, d = sides[i], sides[i + 3]
-                    if not {a, b} & {c, d}:
+                pairs = ([(sides[i], sides[j]) for i in range(6) for j in range(i + 1, 6)] if anything
+                         else [(sides[i], sides[i + 3]) for i in range(3)])
+                for c, d in pairs:
+                    if not {a, b} & {c, d} and (not anything or crosses(h, (a, b), (c, d))):
                         out.append(UpgradeTile(h, c, d))
                         if state.bonus_tiles:
                             out.append(UpgradeTile(h, c, d, bonus=True))
@@ -117,6 +123,8 @@ class Ruleset:
             for stop in town.neighbours():
                 if state.board.is_stop(stop):
                     out.append(TownTrack(town, stop))
+                    if state.bonus_tiles and getattr(state.rules, "zoo_bonus_town_track", "refused") == "allowed":
+                        out.append(TownTrack(town, stop, bonus=True))
         return list(dict.fromkeys(out))
 
     # -- legality --------------------------------------------------------------
@@ -174,6 +182,21 @@ class Ruleset:
         return None
 
     def _check_EndBuild(self, state, move) -> str | None:
+        return self.side_problem(state)
+
+    def side_problem(self, state) -> str | None:
+        """Reading track-into-side=refused: no track end may face the side of a track on the next hex (it
+        could never be extended). Judged on the round's result, at the end of its build, so the round's
+        verdict is the same in every order of its builds."""
+        if getattr(state.rules, "track_into_side", "refused") != "refused":
+            return None
+        board = state.board
+        for h in sorted(state.track):
+            for a, b in state.tracks_at(h):
+                for side in (a, b):
+                    if side in state.track and not board.is_stop(side) and state.track_from(side, h) is None:
+                        return (f"the track on {h} runs into the side of the track on {side} "
+                                "(reading track-into-side=refused)")
         return None
 
     def _check_LayTile(self, state, move: LayTile) -> str | None:
@@ -195,11 +218,14 @@ class Ruleset:
             problem = self._track_problem(state, h, track)
             if problem:
                 return problem
+        problem = self._town_tracks_problem(state, move)
+        if problem:
+            return problem
         if move.second is not None:
             problem = self._complex_problem(state)
             if problem:
                 return problem
-            kind, why = complex_kind(h, tracks[0], tracks[1])
+            kind, why = complex_kind(h, tracks[0], tracks[1], tile_set_of(state))
             if kind is None:
                 return why
         if move.bonus:
@@ -228,7 +254,17 @@ class Ruleset:
             return f"the hexside between {town} and {stop} is impassable"
         if frozenset((town, stop)) in state.town_links:
             return f"the town tile on {town} already has a track into {stop}"
-        if state.tiles_laid + self._town_tile_count(state, move) > state.tile_limit():
+        problem = self._town_tracks_problem(state, move)
+        if problem:
+            return problem
+        if move.bonus:
+            # reading zoo-bonus-town-track: may the bonus tile ("any one track tile") be a town tile's own track?
+            if getattr(state.rules, "zoo_bonus_town_track", "refused") != "allowed":
+                return ("a bonus tile never lays a town tile's own track (reading zoo-bonus-town-track=refused): "
+                        "lay the town track as a regular tile")
+            if state.bonus_tiles < 1:
+                return "no bonus tile in hand"
+        elif state.tiles_laid + self._town_tile_count(state, move) > state.tile_limit():
             return f"at most {state.tile_limit()} tiles this turn (a town tile counts as a tile)"
         cost = self.lay_cost(state, move)
         if cost > state.cash:
@@ -248,10 +284,10 @@ class Ruleset:
         if h in state.second_track:
             return f"{h} already holds a complex tile: a hex holds at most two tracks (a third track is refused)"
         track = (move.side_a, move.side_b)
-        problem = self._track_problem(state, h, track)
+        problem = self._track_problem(state, h, track) or self._town_tracks_problem(state, move)
         if problem:
             return problem
-        kind, why = complex_kind(h, state.track[h], track)
+        kind, why = complex_kind(h, state.track[h], track, tile_set_of(state))
         if kind is None:
             return why
         if kind != "crossing":
@@ -298,14 +334,26 @@ class Ruleset:
                 return f"the hexside between {h} and {side} is impassable"
             if not board.on_map(side) or (board.terrain[side] == "water" and not board.is_stop(side)):
                 return f"the track on {h} would run off the map or into water at {side}"
-            if side in state.track and state.track_from(side, h) is None:
-                return f"the track on {h} would run into the side of the track on {side}"
         joined = [s for s in track if board.is_stop(s) or state.track_from(s, h) is not None]
         if not joined:
             return f"new track on {h} must start at a stop or extend an incomplete track ({a}-{b} joins neither)"
         if all(s in state.orphans for s in joined):
             return (f"the incomplete track on {', '.join(str(s) for s in joined)} was not extended in the build "
                     "after it was laid and has lost its owner (reading incomplete-track=owner-lost)")
+        return None
+
+    def _town_tracks_problem(self, state, move) -> str | None:
+        """Base rules: "town tiles join one to four tracks at the town" (a town still a town; a new city
+        is a city). Each track this move adds at a town counts."""
+        adds: dict = {}
+        for side in self._new_sides(move):
+            if side in state.board.towns and side not in state.new_cities:
+                adds[side] = adds.get(side, 0) + 1
+        for town, n in adds.items():
+            if state.town_tracks.get(town, 0) + n > TOWN_TILE_TRACKS:
+                return (f"the town tile on {state.board.label(town)} already joins "
+                        f"{state.town_tracks.get(town, 0)} tracks; a town tile joins one to {TOWN_TILE_TRACKS} "
+                        f"tracks (base rules: \"town tiles join one to four tracks at the town\")")
         return None
 
     def _new_sides(self, move) -> tuple[Hex, ...]:
@@ -333,7 +381,7 @@ class Ruleset:
         terrain = state.board.terrain[move.hex]
         if move.second is None:
             return base, f"{terrain} ${base}"
-        kind, _ = complex_kind(move.hex, (move.side_a, move.side_b), tuple(move.second))
+        kind, _ = complex_kind(move.hex, (move.side_a, move.side_b), tuple(move.second), tile_set_of(state))
         extra = complex_rules(state)["complex_crossing_extra" if kind == "crossing" else "complex_noncrossing_extra"]
         return base + extra, f"{terrain} ${base} + {kind} complex tile ${extra}"
 

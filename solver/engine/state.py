@@ -49,6 +49,9 @@ class Rules:
     zoo_upgrade_cost: str = "base"  # Zoo: an upgrade to a crossing costs the base $3, or the sheet's per-tile cost
     exit_use: str = "pass"          # Zoo: an exit is "used" for the bonus tile when a route passes it, or only by a teleport
     incomplete_track: str = "kept"  # base rules: an incomplete link not extended in the next build phase is kept, or lost
+    zoo_bonus_town_track: str = "refused"  # Zoo: a bonus tile may (allowed) or may not lay a town tile's own track
+    complex_tile_set: str = "assumed"  # base rules: the complex tiles that exist (crossing = two straights), or any pair
+    track_into_side: str = "refused"  # a track end facing the side of another track: refused (judged at the round's end) or allowed
 
     def describe(self) -> list[str]:
         return [f"{k}={'on' if v is True else 'off' if v is False else v}" for k, v in self.__dict__.items()]

@@ -49,13 +49,17 @@ def crosses(h: Hex, first: tuple[Hex, Hex], second: tuple[Hex, Hex]) -> bool:
     return (a < c < b) != (a < d < b)
 
 
-def complex_kind(h: Hex, first: tuple[Hex, Hex], second: tuple[Hex, Hex]) -> tuple[str | None, str]:
-    """('crossing' | 'non-crossing', '') for a real complex tile, else (None, the rule it breaks)."""
+def complex_kind(h: Hex, first: tuple[Hex, Hex], second: tuple[Hex, Hex],
+                 tile_set: str = "assumed") -> tuple[str | None, str]:
+    """('crossing' | 'non-crossing', '') for a real complex tile, else (None, the rule it breaks).
+
+    `tile_set` (reading complex-tile-set): "assumed", the set above (a crossing is two straights), or "any":
+    any two tracks on four different sides are a tile, a crossing when their ends interleave."""
     if set(first) & set(second):
         return None, ("the two tracks of a complex tile use four different sides "
                       f"(both use the side toward {', '.join(str(s) for s in sorted(set(first) & set(second)))})")
     if crosses(h, first, second):
-        if shape(h, *first) == shape(h, *second) == "straight":
+        if tile_set == "any" or shape(h, *first) == shape(h, *second) == "straight":
             return "crossing", ""
         return None, (f"not a tile: a {shape(h, *first)} crossing a {shape(h, *second)}; a crossing is two straight "
                       "tracks crossing (assumed tile set, solver/engine/track_tiles.py)")
@@ -68,3 +72,8 @@ def complex_rules(state) -> dict | None:
     if not all(k in rules for k in COST_KEYS):
         return None
     return {k: rules[k] for k in COST_KEYS}
+
+
+def tile_set_of(state) -> str:
+    """The reading complex-tile-set of a game state ("assumed" unless the rules say otherwise)."""
+    return getattr(state.rules, "complex_tile_set", "assumed")

@@ -15,8 +15,8 @@ says it clears.
 from __future__ import annotations
 
 from solver.engine.plan import Plan, RoundPlan, replay
-from solver.solo.link_search import (LinkBounds, Pos, first_use, is_crossing, round_limits, tile_exists, tile_rules,
-                                     town_lasts)
+from solver.engine.track_tiles import tile_set_of
+from solver.solo.link_search import LinkBounds, Pos, first_use, is_crossing, round_limits, tile_rules, town_lasts
 from models.link_packing import PackingBoard, pack_paths
 
 OPTIONAL_HEXES = 2  # the decoder's extra links for the clear: pairs whose cheapest link alone needs at most this many
@@ -134,9 +134,9 @@ def _decode_hexes(state0, instance, difficulty, setup, pattern: list, bounds: Li
     for mode in ({"due": order, "town_tiles": rules["town_tiles"]}, {"order": order, **rules}):
         found: dict = {}
         chains = pack_paths(bounds.board, pairs, deterministic_time,
-                            tile_exists=tile_exists if bounds.board.two_tracks else None, budgets=budgets,
+                            tile_exists=bounds.tile_exists if bounds.board.two_tracks else None, budgets=budgets,
                             optional=frozenset(range(len(required), len(pairs))), join=tuple(ruins),
-                            crossing=is_crossing, schedule=found, **mode)
+                            crossing=bounds.is_crossing, schedule=found, **mode)
         if chains is None:
             why = ("no track found for the abstract clear: its links with tiles of the tile set, each "
                    "round's links within the tiles laid by then, a network joining every ruin")
@@ -170,7 +170,7 @@ def _schedule(state0, pattern: list, chains: dict, due: dict, limits: list,
     for h, tracks in on_hex.items():
         later = max(tracks, key=lambda t: (due[t[1]], t[1]))[1]
         split = h in found["split"] if found else h not in (chains[later][1], chains[later][-2])
-        if (len(tracks) == 2 and is_crossing(h, tracks[0][0], tracks[1][0])
+        if (len(tracks) == 2 and is_crossing(h, tracks[0][0], tracks[1][0], tile_set_of(state0))
                 and due[tracks[0][1]] != due[tracks[1][1]] and split):
             # a crossing of links due in different rounds: a straight, then an upgrade (else laid whole, as
             # the packing chose, or where the later track touches its own end stop and is joined at once)

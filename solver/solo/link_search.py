@@ -24,7 +24,13 @@ by round R and map it round by round, with L_r = the pairs its shipments have us
    share a hex only as a complex tile that exists: solver/engine/track_tiles.py, an assumption). The play has laid at least T(L_r) tiles by round r,
    within the limits of its rounds (3, or 4 with Engineer), and paid at least C(L_r) in all. The
    abstract play pays exactly C(L_r) by round r (lazily: never earlier than the play), so its cash is
-   always at least the play's. Each link leaves each of its stops over a hexside of its own (a side
+   always at least the play's, except where the play ends a round short of cash: there the shortfall
+   turns the play's early track money into income it lost, and the abstract play, which still owes that
+   track, would have its cash and not the track. So (2b) the abstract play may pay AHEAD: in a round that
+   is not its clear, any amount of its cash after the build that ends the round in a shortfall goes to a
+   credit (`Money.credit`) that pays for track first in later rounds; it pays ahead what the play paid for
+   track beyond C(L_r), and its cash, income and credit then cover the play's.
+   Each link leaves each of its stops over a hexside of its own (a side
    carries one track), so a stop has at most as many links as usable sides (`degrees_fit`).
    Shares: the abstract play issues, each round, between the fewest that pay for the round and the
    fewest that also leave no shortfall (inclusive). It keeps income >= the play's, shares <= the
@@ -52,12 +58,15 @@ by round R and map it round by round, with L_r = the pairs its shipments have us
    cumulative budgets (and the network, for a whole clear) that no track meets. A history that needs
    each of those pairs no later, with no more tiles by any of those rounds, has the same dead end
    (`Nogood.refutes`), so it is dropped; point 6's dominance then also asks that the kept history be
-   no tighter (`_looser`), so no nogood drops it where it would not drop the other. The packing also
+   no tighter (`_looser`), so no nogood drops it where it would not drop the other. A nogood learnt from
+   a whole clear (with the network) refutes only clears no later than its own: a later clear may finish
+   the network with its later rounds' tiles. The packing also
    knows the laying order (its point 8: a hex two links share was laid by the earlier link's round,
    with the later link's track to one of its ends), town tiles (its point 9: a town a link reaches while
    it is a town costs a tile more by then, so a history also records when it urbanized each town, and
    a town kept a town no shorter is tighter) and, for a whole clear, the rest of the network within the
-   clearing round's tiles; each holds of the real play for any history at least as tight.
+   clearing round's tiles; each holds of the real play for any history at least as tight (and, for
+   a whole clear, clearing no later).
 So if the search exhausts the abstract game without a clear by R, no legal play clears by R.
 Bounds that were first the per-link ones are raised by the packing model when an abstract clear is
 found (counterexample-guided: the clear's link sets are priced exactly and the search restarts with
@@ -75,7 +84,7 @@ from ortools.sat.python import cp_model
 from models.link_packing import PackingBoard, build_packing, solve_packing
 from solver import interrupt
 from solver.board.hexgrid import Hex
-from solver.engine.track_tiles import complex_kind, complex_rules
+from solver.engine.track_tiles import complex_kind, complex_rules, tile_set_of
 
 NAME = "link search"
 
@@ -98,8 +107,10 @@ class LinkBounds:
         old = frozenset(state.track)
         cost = {h: (0 if h in old else s.track_cost[t]) for h, t in board.terrain.items()
                 if board.buildable(h) and t in s.track_cost}
-        self.complex = state.rules.complex_tiles
-        self.board = PackingBoard(cost, old, self.stops, frozenset(board.towns), board.passable, self.complex)
+        self.complex, self.second = second_track_price(state)
+        self.tile_exists, self.is_crossing = tile_tests(state)   # the referee's tile set (complex-tile-set)
+        self.board = PackingBoard(cost, old, self.stops, frozenset(board.towns), board.passable, self.complex,
+                                  self.second)
         self.packing_time = packing_time
         self.single: dict = {}   # pair -> (new hexes, money) of the cheapest single link (per-link bound)
         self.exact: dict = {}    # (frozenset of pairs, objective) -> packing bound
@@ -114,7 +125,8 @@ class LinkBounds:
         """Cheapest chain for each pair alone: Dijkstra from each stop over free hexes, entering no other stop.
 
         With complex tiles a hex may carry two links, so a link alone is charged what its share of a
-        double hex costs at least: tiles 1/2, money (terrain + 1) / 2 (kept doubled, as integers)."""
+        double hex costs at least: tiles 1/2, money min(terrain, (terrain + the board's least second-track
+        price) / 2) (kept doubled, as integers; a hex one link has alone costs its terrain)."""
         b = self.board
         for a in sorted(self.stops):
             for key in ("tiles", "money"):
@@ -147,7 +159,7 @@ class LinkBounds:
         if key == "tiles":
             return 1 if self.complex else 2
         c = self.board.cost[h]
-        return c + 1 if self.complex else 2 * c
+        return c + min(c, self.second) if self.complex else 2 * c
 
     def _keep(self, a: Hex, b: Hex, key: str, d: int) -> None:
         pair = frozenset((a, b))
@@ -182,7 +194,7 @@ class LinkBounds:
             if (links, tag + objective) in self.exact:
                 continue
             status, value = solve_packing(self.board, [tuple(sorted(p)) for p in links], objective,
-                                          self.packing_time, connect, tile_exists=tile_exists)
+                                          self.packing_time, connect, tile_exists=self.tile_exists)
             if status == "infeasible":
                 value = 1 << 20  # no track joins them all: no play has these links
             elif value is None:
@@ -194,14 +206,32 @@ class LinkBounds:
         return out
 
 
-def tile_exists(h: Hex, first: tuple, second: tuple) -> bool:
-    """Two tracks on one hex make a complex tile of the engine's (assumed) tile set."""
-    return complex_kind(h, first, second)[0] is not None
+def second_track_price(state) -> tuple[bool, int]:
+    """(may a hex carry two tracks, the least a second track on a hex adds to its first tile's price), from
+    the board file's own prices: a complex tile costs its terrain plus the crossing or non-crossing extra, a
+    straight upgraded to a crossing its terrain plus the upgrade price. No complex-tile prices in the board
+    file: the referee lays no complex tile (ruleset `_complex_problem`)."""
+    rules = complex_rules(state)
+    if not state.rules.complex_tiles or rules is None:
+        return False, 0
+    return True, max(0, min(rules["complex_crossing_extra"], rules["complex_noncrossing_extra"],
+                            rules["upgrade_to_crossing_cost"]))
 
 
-def is_crossing(h: Hex, first: tuple, second: tuple) -> bool:
-    """Two tracks on one hex make a crossing (the one complex tile a straight can be upgraded to)."""
-    return complex_kind(h, first, second)[0] == "crossing"
+def tile_exists(h: Hex, first: tuple, second: tuple, tile_set: str = "assumed") -> bool:
+    """Two tracks on one hex make a complex tile of the engine's tile set (reading complex-tile-set)."""
+    return complex_kind(h, first, second, tile_set)[0] is not None
+
+
+def is_crossing(h: Hex, first: tuple, second: tuple, tile_set: str = "assumed") -> bool:
+    """Two tracks on one hex make a crossing (the one complex tile a simple tile can be upgraded to)."""
+    return complex_kind(h, first, second, tile_set)[0] == "crossing"
+
+
+def tile_tests(state) -> tuple:
+    """(tile_exists, is_crossing) under the game's reading complex-tile-set, as the packing calls them."""
+    tile_set = tile_set_of(state)
+    return (lambda h, a, b: tile_exists(h, a, b, tile_set)), (lambda h, a, b: is_crossing(h, a, b, tile_set))
 
 
 def tile_rules(state, towns: dict) -> dict:
@@ -234,11 +264,14 @@ class Money:
     income: int
     shares: int
     allowance: int      # tiles the rounds played so far allowed (from the position on)
+    credit: int = 0     # point 2b: money paid ahead for track not yet priced (spent only on track)
 
-    def covers(self, other: "Money") -> bool:
-        """Point 6: this position can do whatever `other` can (see the module text)."""
+    def covers(self, other: "Money", price: int) -> bool:
+        """Point 6: this position can do whatever `other` can (see the module text; `price`: the board's
+        share price); cash can stand in for credit, never the other way round."""
+        spare = self.cash + price * (other.shares - self.shares)
         return (self.income >= other.income and self.shares <= other.shares and self.allowance >= other.allowance
-                and self.cash + 5 * (other.shares - self.shares) >= other.cash)
+                and spare >= other.cash and spare + self.credit >= other.cash + other.credit)
 
 
 def _envelope(scenario) -> callable:
@@ -341,7 +374,7 @@ class _Game:
         """The two shipment steps: a delivery, the locomotive step (once a round) or nothing."""
         steps = self.s.shipments_per_round
         allowance = money.allowance + limit
-        cash_cap = money.cash + self.s.share_price * (self.s.max_shares - money.shares) - cost + gain
+        cash_cap = money.cash + money.credit + self.s.share_price * (self.s.max_shares - money.shares) - cost + gain
         base = self.bounds.money(pos.links)
         city_colour = dict(cities)
 
@@ -410,6 +443,9 @@ class _Game:
              blockers, record, cleared, pay):
         s = self.s
         price = s.share_price
+        # point 2b: the track money paid ahead in earlier rounds pays first
+        from_credit = min(money.credit, max(pay, 0))
+        pay -= from_credit
         # shares: the fewest that pay the action before its gain and the build after it (point 1) ...
         k_min = max(0, math.ceil((cost - money.cash) / price), math.ceil((cost + pay - gain - money.cash) / price))
         room = min(s.max_shares, self.share_cap if self.share_cap is not None else s.max_shares) - money.shares
@@ -417,19 +453,26 @@ class _Game:
             return
         # ... up to the fewest that also leave no shortfall (more are better issued later: module text)
         for k in range(k_min, room + 1):
-            cash = money.cash + price * k - cost + gain - pay
+            built = money.cash + price * k - cost + gain - pay   # cash after the build
             income = money.income + carried  # each link used raises income by 1
             shares = money.shares + k
-            cash += income - (shares + loco)
-            shortfall = max(0, -cash)
-            if shortfall:
-                income -= shortfall
-                cash = 0
-            lost = income < s.income_floor and not (cleared and self.rules.clear_when_under)
-            if not lost:
-                nxt = Pos(pos.round + 1, tuple(sorted(left.items())), links, cities, supply, loco, blockers)
-                yield nxt, Money(cash, self.g(income), shares, allowance), cleared, (name, target, k, *record)
-            if not shortfall:
+            after = built + income - (shares + loco)
+            # point 2b: pay `ahead` of the cash after the build for track priced in later rounds; only
+            # amounts that end the round in a shortfall differ from paying later (none in a clearing round)
+            aheads = [0] if cleared else [0] + list(range(max(0, after) + 1, built + 1))
+            for ahead in aheads:
+                cash = after - ahead
+                inc = income
+                shortfall = max(0, -cash)
+                if shortfall:
+                    inc -= shortfall
+                    cash = 0
+                lost = inc < s.income_floor and not (cleared and self.rules.clear_when_under)
+                if not lost:
+                    nxt = Pos(pos.round + 1, tuple(sorted(left.items())), links, cities, supply, loco, blockers)
+                    yield (nxt, Money(cash, self.g(inc), shares, allowance, money.credit - from_credit + ahead),
+                           cleared, (name, target, k, *record))
+            if after >= 0:
                 break
 
     def _completion(self, links, allowance) -> tuple[int, frozenset] | None:
@@ -489,10 +532,10 @@ class _Game:
                 continue
             key = nxt
             front = self.seen.setdefault(key, [])
-            if any(om.covers(m2) and _looser(od, oa, due2, allow2, ot, towns2) for om, od, oa, ot in front):
+            if any(om.covers(m2, self.s.share_price) and _looser(od, oa, due2, allow2, ot, towns2) for om, od, oa, ot in front):
                 continue  # point 6
             front[:] = [(om, od, oa, ot) for om, od, oa, ot in front
-                        if not (m2.covers(om) and _looser(due2, allow2, od, oa, towns2, ot))] + [
+                        if not (m2.covers(om, self.s.share_price) and _looser(due2, allow2, od, oa, towns2, ot))] + [
                 (m2, due2, allow2, towns2)]
             yield from self.search(nxt, m2, path + [(record, nxt)], due2, allow2, towns2)
 
@@ -536,12 +579,14 @@ class Nogood:
     towns: tuple = () # ((town, last round as a town), ...): the towns this history urbanized
 
     def refutes(self, due: dict, allow: tuple, cleared: bool, towns: dict | None = None) -> bool:
-        """Does a history with these pairs' first uses and these allowances meet the same dead end? It does
-        when it needs every pair no later and has no more tiles by any round (and, with `connect`, clears:
-        its track then joins every ruin within the tiles of its rounds, which the budgets of later rounds
-        allow too), and keeps every town a town no shorter within the nogood's rounds (its town tiles
-        count no less)."""
-        if self.connect and not cleared:
+        """Does a history with these pairs' first uses and these allowances (`allow`: one per round played,
+        so its length is the history's round count) meet the same dead end? It does when it needs every pair
+        no later and has no more tiles by any round, and keeps every town a town no shorter within the
+        nogood's rounds (its town tiles count no less); with `connect`, when it also clears NO LATER than
+        the clear the nogood was learnt from (len(allow) <= len(budgets)): its track then joins every ruin
+        by the nogood's clearing round within no more tiles. A history that clears later may finish the
+        network with the tiles of its later rounds, which the nogood never priced, so it is not refuted."""
+        if self.connect and (not cleared or len(allow) > len(self.budgets)):
             return False
         if not self.connect and len(allow) < len(self.budgets):
             return False
@@ -677,14 +722,14 @@ def _fits(state, bounds: LinkBounds, due: dict, budgets: tuple, connect: bool, t
     groups = tuple(([i for i, p in enumerate(required) if due[p] <= r], b, r) for r, b in enumerate(budgets, start=1)
                    if b is not None)
     m, _ = build_packing(bounds.board, required, "tiles", tuple(sorted(state.board.cities)) if connect else (),
-                         tile_exists=tile_exists if bounds.board.two_tracks else None, budgets=groups,
-                         order=tuple(due[p] for p in required) if connect else (), crossing=is_crossing,
+                         tile_exists=bounds.tile_exists if bounds.board.two_tracks else None, budgets=groups,
+                         order=tuple(due[p] for p in required) if connect else (), crossing=bounds.is_crossing,
                          connect_by=len(budgets) if connect else None, **tile_rules(state, towns))
-    solver = cp_model.CpSolver()
+    solver = interrupt.cp_solver()
     solver.parameters.num_workers = 1
     solver.parameters.max_deterministic_time = bounds.packing_time * share
     solver.parameters.random_seed = 0
-    status = solver.Solve(m)
+    status = interrupt.solve_cp(solver, m)
     if status == cp_model.INFEASIBLE:
         return "infeasible"
     return "feasible" if status in (cp_model.OPTIMAL, cp_model.FEASIBLE) else "unknown"

@@ -29,6 +29,7 @@ from ortools.sat.python import cp_model
 from models.solo_game import Dest, Item, SoloSpec, Stack, build_relaxation
 from solver import interrupt
 from solver.board.hexgrid import Hex
+from solver.engine.track_tiles import complex_rules
 
 INF = 1 << 30
 
@@ -200,6 +201,20 @@ def network_tiles_bound(state, time_limit: float) -> int:
     return int(net.lower_bound or 0)
 
 
+def double_price(state, least_tile: int) -> tuple[bool, int]:
+    """(may a hex carry two tracks, the least its second track adds to the first tile's price) from the board
+    file's prices: a complex tile is its terrain plus the crossing or non-crossing extra; an upgrade is the
+    upgrade price (reading zoo-upgrade-cost=per-tile: a tile's price, at least `least_tile`). No complex-tile
+    prices in the board file: the referee lays no complex tile."""
+    rules = complex_rules(state)
+    if not getattr(state.rules, "complex_tiles", True) or rules is None:
+        return False, 0
+    upgrade = rules["upgrade_to_crossing_cost"]
+    if getattr(state.rules, "zoo_upgrade_cost", "base") == "per-tile":
+        upgrade = least_tile
+    return True, max(0, min(rules["complex_crossing_extra"], rules["complex_noncrossing_extra"], upgrade))
+
+
 def game_spec(state, network_tiles: int | None = None, time_limit: float = 10.0, zoo_graph=None) -> SoloSpec:
     """The relaxation's numbers for a state at the start of a round (phase 'shares').
 
@@ -235,7 +250,7 @@ def game_spec(state, network_tiles: int | None = None, time_limit: float = 10.0,
     spec.stops = tuple(sorted(set(board.cities) | set(board.towns) | set(board.exits)))
     spec.link_pairs = tuple((a, b, w) for (a, b), w in sorted(weights.items()) if a < b)
     spec.teleport_exits = tuple(sorted(board.exits)) if zoo else ()
-    spec.complex_tiles = bool(getattr(rules, "complex_tiles", True))
+    spec.complex_tiles, spec.double_cost = double_price(state, min(costs) if costs else 0)
     spec.idle_actions = bool(getattr(rules, "idle_actions", False))
     spec.clear_when_under = bool(getattr(rules, "clear_when_under", False))
     if zoo:

@@ -1,12 +1,14 @@
 """The soundness fuzzer: random tiny boards, the truth by exhaustive search, every solver claim checked.
 
-A board is a few hexes in one or two rows with random terrain, stops, cubes, cash, share limit,
-round limit and readings (every named reading of the map, any value). The truth comes from
+A board is a few hexes in one or two rows (3 to 8) with random terrain, stops, towns, cubes, cash,
+share limit, prices ($0 terrain, town fees and complex extras, prices above the base, actions out of
+reach), round limit (1 to 5) and readings (every named reading of the map, any value). The truth comes from
 solver.solo.exhaustive (the engine alone). The claims of `aos-solve easter-island` and `aos-solve zoo`
 (the same `analyse` the commands call, with small reproducible budgets) are checked against it:
 - a proved minimum equals the truth, and "not clearable" is said only when nothing clears;
 - every lower bound is <= the truth, every plan's round count >= it;
 - every plan replays through the referee and clears in the round it claims;
+- the same for the deep mode's answer (`--prove`, the engines together, claims named "deep: ...");
 - every proof engine's claims (solver/solo/proofs): each verdict the answer asked for, and each engine of
   the registry ENGINES asked on its own about every round up to the board's limit: a NO_CLEAR by R
   needs truth > R, a bound needs truth >= bound. A newly registered engine is judged with no change here.
@@ -58,23 +60,29 @@ class Board:
 
 
 def random_board(seed: int, wide: bool = False) -> Board:
-    """`wide`: 3 rows of 4 or 5 hexes, 3 or 4 stops and 1 or 2 tiles a round, where links cross and share
+    """A random tiny game. Its board: one row of 3 to 6 hexes or two rows of 2 to 4, with 2 to 4 stops and,
+    on two-row boards mostly, towns; its prices: random (base prices on some boards; otherwise $0 terrain,
+    town fees and complex extras, prices above the base, an upgrade that counts as a tile or not, actions
+    priced out of reach, other share prices); 1 to 5 rounds; every named reading of the map at a random value.
+    `wide`: 3 rows of 4 or 5 hexes, 3 or 4 stops and 1 or 2 tiles a round, where links cross and share
     hexes and the order in which tiles are laid matters (the link search's point 8)."""
     rng = random.Random(seed)
     ruleset = rng.choice(["easter-island", "zoo"])
     if wide:
         width, rows = rng.randint(4, 5), 3
+    elif rng.random() < 0.55:
+        width, rows = rng.randint(3, 6), 1
     else:
-        width = rng.randint(3, 4) if rng.random() < 0.6 else rng.randint(2, 3)
-        rows = 1 if width >= 3 and rng.random() < 0.6 else 2
-    hexes = [Hex(c, r) for r in range(rows) for c in range(width)]  # 2 to 8 hexes (wide: 12 to 15)
+        width, rows = rng.randint(2, 4), 2
+    hexes = [Hex(c, r) for r in range(rows) for c in range(width)]  # 3 to 8 hexes (wide: 12 to 15)
     terrain = {h: rng.choice(["plain", "plain", "plain", "mountain"]) for h in hexes}
-    n_stops = rng.randint(3, 4) if wide else rng.randint(2, min(3, len(hexes) - 1))
+    n_stops = rng.randint(3, 4) if wide else rng.randint(2, min(4, len(hexes) - 1))
     stops = rng.sample(hexes, n_stops)
-    town = None
     rest = [h for h in hexes if h not in stops]
-    if rest and rng.random() < 0.3:
-        town = rng.choice(rest)
+    n_towns = 0
+    if rest and rng.random() < (0.6 if rows == 2 else 0.35):
+        n_towns = 1 if len(rest) < 3 or rng.random() < 0.7 else 2
+    towns = rng.sample(rest, n_towns)
     lines = ["[meta]", f'name = "Fuzz {seed}"', "", "[grid]", 'source = "assumed"', 'reason = "fuzz board"',
              'picture = """']
     for r in range(rows):
@@ -96,24 +104,28 @@ def random_board(seed: int, wide: bool = False) -> Board:
         else:
             lines += [f"danger = {rng.randint(0, 2)}"]
         lines += ['source = "assumed"', 'reason = "fuzz"']
-    if town is not None:
-        lines += ["", "[[towns]]", 'name = "T"', f'hex = "{town}"', 'source = "assumed"', 'reason = "fuzz"']
-    cash = rng.randint(6, 20)
+    for i, town in enumerate(towns):
+        lines += ["", "[[towns]]", f'name = "T{i}"', f'hex = "{town}"', 'source = "assumed"', 'reason = "fuzz"']
+    base = rng.random() < 0.3   # the base prices (as before issue 39), else random ones
+    pick = (lambda b, choices: b) if base else (lambda b, choices: rng.choice(choices))  # noqa: E731
+    cash = rng.randint(6, 20) if base else rng.choice([0, 2, 4] + list(range(6, 21)))
     max_shares = rng.choice([2, 3, 4])
     a = lambda v: f'{{ value = {v}, source = "assumed", reason = "fuzz" }}'  # noqa: E731
-    rounds = rng.choice([2, 2, 3] if wide else [1, 1, 2, 2, 3])
+    rounds = rng.choice([2, 2, 3] if wide else [1, 2, 2, 3, 3, 4, 5])
+    share_price = pick(5, [3, 5, 5, 7])
     lines += ["", "[scenario]", f'ruleset = "{ruleset}"', f"rounds = {a(rounds)}", f"start_cash = {a(cash)}",
               f"start_shares = {a(2)}", f"start_income = {a(0)}",
               f"start_locomotive = {a(2 if ruleset == 'easter-island' else 1)}", f"max_shares = {a(max_shares)}"]
-    scenario = _SCENARIO.format().rstrip()
+    scenario = _SCENARIO.format().rstrip().replace("share_price = { value = 5", f"share_price = {{ value = {share_price}")
     if wide:
         limit = rng.randint(1, 2)
         scenario = scenario.replace("tile_limit = { value = 3", f"tile_limit = {{ value = {limit}").replace(
             "engineer_tile_limit = { value = 4", f"engineer_tile_limit = {{ value = {limit + 1}")
     lines.append(scenario)
     if ruleset == "easter-island":
-        lines += [f"action_cost = {a(8)}", f'actions = {a(["engineer", "locomotive", "urbanization", "rapa-nui"])}',
-                  f'new_cities = {a(["black"])}', f"rapa_nui_cash = {a(5)}",
+        lines += [f"action_cost = {a(pick(8, [0, 4, 8, 8, 12, 99]))}",
+                  f'actions = {a(["engineer", "locomotive", "urbanization", "rapa-nui"])}',
+                  f'new_cities = {a(["black"])}', f"rapa_nui_cash = {a(pick(5, [0, 5, 9]))}",
                   f"bag = {a('{ red = 20, blue = 20 }')}"]
         for i, name in enumerate(names):
             if rng.random() < 0.7 or i == 0:
@@ -121,7 +133,8 @@ def random_board(seed: int, wide: bool = False) -> Board:
                 others = [c for j, c in enumerate(city_colour) if j != i] or colours
                 setup[name] = [rng.choice(others if rng.random() < 0.85 else colours) for _ in range(rng.randint(1, 2))]
     else:
-        lines += [f"action_cost = {a(0)}", f'actions = {a(["engineer", "locomotive", "urbanization", "feeding"])}',
+        lines += [f"action_cost = {a(pick(0, [0, 0, 3, 99]))}",
+                  f'actions = {a(["engineer", "locomotive", "urbanization", "feeding"])}',
                   f'new_cities = {a(["black"])}', f"bag = {a('{ red = 20 }')}", f"feeding_discount = {a(1)}",
                   f"new_city_danger = {a(1)}", f"food_per_area = {a(1)}",
                   f"bonus_tiles_pay_cost = {a('true')}"]
@@ -129,15 +142,19 @@ def random_board(seed: int, wide: bool = False) -> Board:
             if rng.random() < 0.7:
                 setup[name] = ["red"]
         setup.setdefault(names[0], ["red"])
-    lines += ["", "[scenario.track_cost]", f"plain = {a(rng.choice([2, 3, 4]))}", f"mountain = {a(rng.choice([4, 5]))}",
-              f"town_base = {a(1)}", f"town_per_track = {a(1)}"]
+    plain = rng.choice([2, 3, 4]) if base else rng.choice([0, 1, 2, 3, 4, 6])
+    mountain = rng.choice([4, 5]) if base else rng.choice([0, 2, 4, 5, 7])
+    lines += ["", "[scenario.track_cost]", f"plain = {a(plain)}", f"mountain = {a(mountain)}",
+              f"town_base = {a(pick(1, [0, 1, 2]))}", f"town_per_track = {a(pick(1, [0, 1, 2]))}"]
     if ruleset == "zoo":
-        lines.append(f"engineer = {a(2)}")
+        lines.append(f"engineer = {a(pick(2, [0, 1, 2, 3]))}")
     counts = ", ".join(f'"{k}" = {len(v)}' for k, v in setup.items())
     diff = "easy" if ruleset == "easter-island" else "standard"
     lines += ["", f"[difficulty.{diff}]", f"cubes = {{ value = {{ {counts} }}, source = \"assumed\", reason = \"fuzz\" }}"]
-    lines += ["", "[map_rules]", f"complex_crossing_extra = {a(2)}", f"complex_noncrossing_extra = {a(1)}",
-              f"upgrade_to_crossing_cost = {a(3)}", f"upgrade_counts_as_tile = {a('true')}"]
+    lines += ["", "[map_rules]", f"complex_crossing_extra = {a(pick(2, [0, 1, 2, 4]))}",
+              f"complex_noncrossing_extra = {a(pick(1, [0, 1, 2, 3]))}",
+              f"upgrade_to_crossing_cost = {a(pick(3, [0, 1, 3, 5]))}",
+              f"upgrade_counts_as_tile = {a(pick('true', ['true', 'false']))}"]
     readings = []
     for r in for_map(ruleset):
         if r.name == "bag":
@@ -159,8 +176,9 @@ class Outcome:
     limit: int | None = None                       # the board's round limit (the truth searched up to it)
 
 
-def check_board(board: Board, max_nodes: int = 8_000, budget: int = 200) -> Outcome:
-    """The truth for one board and every claim of the solver on it."""
+def check_board(board: Board, max_nodes: int = 8_000, budget: int = 200, deep: bool = True) -> Outcome:
+    """The truth for one board and every claim of the solver on it: the answer of the default mode and
+    (`deep`) of the deep mode, each with the proof engines together, and every engine alone."""
     from solver.solo.relaxation import SolveParams
     out = Outcome(board.seed, board.ruleset, False)
     try:
@@ -180,6 +198,13 @@ def check_board(board: Board, max_nodes: int = 8_000, budget: int = 200) -> Outc
     diff = "easy" if board.ruleset == "easter-island" else "standard"
     answer = analyse(inst, diff, setup, rules, rounds=board.rounds, time_limit=30, budget=budget, params=params)
     _judge(out, inst, answer, truth.earliest)
+    if deep:
+        # the deep mode (`--prove`): every engine asked together, each with its own small budget
+        import dataclasses
+        deep_params = dataclasses.replace(params, prove=True, prove_time=params.deterministic_time)
+        answer = analyse(inst, diff, setup, rules, rounds=board.rounds, time_limit=30, budget=budget,
+                         params=deep_params)
+        _judge(out, inst, answer, truth.earliest, prefix="deep: ")
     _judge_verdicts(out, engines_alone(inst, state, rules, params, board.rounds), truth.earliest)
     return out
 
@@ -218,20 +243,24 @@ def _claim(out: Outcome, kind: str, ok: bool, detail: str) -> None:
         out.false.append((kind, detail))
 
 
-def _judge(out: Outcome, inst, answer, truth: int | None) -> None:
+def _judge(out: Outcome, inst, answer, truth: int | None, prefix: str = "") -> None:
+    """The answer's own claims (`prefix` names the mode, "deep: " for `--prove`) and its engines' verdicts."""
     if answer.verdict == "not clearable":
-        _claim(out, "not clearable", truth is None, f"said not clearable; clears in round {truth}")
+        _claim(out, prefix + "not clearable", truth is None, f"said not clearable; clears in round {truth}")
     if truth is not None:
-        _claim(out, "lower bound", answer.lower_bound <= truth, f"lower bound {answer.lower_bound} > truth {truth}")
+        _claim(out, prefix + "lower bound", answer.lower_bound <= truth,
+               f"lower bound {answer.lower_bound} > truth {truth}")
     if answer.min_rounds_proved and answer.verdict == "clearable":
-        _claim(out, "proved minimum", answer.upper_bound == truth, f"proved minimum {answer.upper_bound}, truth {truth}")
+        _claim(out, prefix + "proved minimum", answer.upper_bound == truth,
+               f"proved minimum {answer.upper_bound}, truth {truth}")
     if answer.plan is not None:
         result = replay(inst, answer.plan)
         cleared = result.state.cleared_round
-        _claim(out, "plan replays", result.error is None and cleared is not None,
+        _claim(out, prefix + "plan replays", result.error is None and cleared is not None,
                f"plan: {result.error or 'does not clear'}")
         if cleared is not None:
-            _claim(out, "plan rounds", truth is not None and cleared >= truth and cleared == answer.upper_bound,
+            _claim(out, prefix + "plan rounds",
+                   truth is not None and cleared >= truth and cleared == answer.upper_bound,
                    f"plan clears in {cleared}, answer says {answer.upper_bound}, truth {truth}")
     _judge_verdicts(out, (getattr(answer, "search", None) or {}).get("proofs") or [], truth)
 
