@@ -178,7 +178,8 @@ def test_a_loaded_machine_changes_the_times_of_a_batch_never_its_records(tmp_pat
     a, b = _answers(tmp_path / "quiet"), _answers(tmp_path / "loaded")
     assert len(a) == 1 and a == b
     assert all(r["mode"]["reproducible"] and r["wall_cap"] == {"seconds": 3600.0, "hit": False} for r in a.values())
-    assert any(r.get("relaxation_log") for r in a.values())  # CP-SAT ran to its deterministic limit
+    # Since the plan optimizer (issue 44) meets the bound on this board, CP-SAT is no longer asked here; the
+    # optimizer's beam is counted in work, not time, which is what the identical records above show.
     assert loaded_seconds > 0
 
 
