@@ -18,4 +18,4 @@ def test_a_default_mode_row_without_baseline_columns_prints_them_empty():
     row = {f: "x" for f in bench.FIELDS if not f.startswith("baseline_")}
     cells = bench.row_line(row).split(",")
     assert len(cells) == len(bench.FIELDS)
-    assert [c for f, c in zip(bench.FIELDS, cells) if f.startswith("baseline_")] == ["", "", "", ""]
+    assert [c for f, c in zip(bench.FIELDS, cells) if f.startswith("baseline_")] == [""] * sum(f.startswith("baseline_") for f in bench.FIELDS)
