@@ -32,9 +32,12 @@ class PlanFinder(Protocol):
 
 
 class EconomyFinder:
-    """The Pareto beam over the exact economy (solver/solo/economy_search.py)."""
+    """The Pareto beam over the exact economy (solver/solo/economy_search.py); a map's own search and
+    catalogue are class attributes (the Zoo's finder sets them)."""
 
     name = "plan optimizer (solver/solo/economy_search.py)"
+    search_class = EconomySearch
+    catalogue_class = Catalogue
 
     def __init__(self, network_links=(), width: int = 60, max_hexes: int = 3, share_weights=(6.0,)):
         self.network_links, self.width, self.max_hexes = tuple(network_links), width, max_hexes
@@ -44,12 +47,12 @@ class EconomyFinder:
 
     def catalogue(self, state: GameState) -> Catalogue:
         if self._catalogue is None:
-            self._catalogue = Catalogue(state, self.network_links, max_hexes=self.max_hexes)
+            self._catalogue = self.catalogue_class(state, self.network_links, max_hexes=self.max_hexes)
         return self._catalogue
 
     def find(self, state: GameState, last_round: int, stop=None) -> Proposal | None:
-        search = EconomySearch(state, self.catalogue(state), width=self.width, stop=stop,
-                               share_weights=self.share_weights)
+        search = self.search_class(state, self.catalogue(state), width=self.width, stop=stop,
+                                   share_weights=self.share_weights)
         result = search.run(last_round)
         self.work += search.work
         if result is None:

@@ -34,7 +34,7 @@ from solver.engine.moves import route_text
 from solver.engine.plan import RoundPlan
 from solver.engine.state import GameState
 from solver.solo.economy_search import Catalogue, EconomySearch, _bits
-from solver.solo.plan_finders import Proposal
+from solver.solo.plan_finders import EconomyFinder
 from solver.solo.zoo_routes import INF, StopGraph, _least_from
 
 MAX_ROUTES = 4      # routes kept per origin and destination
@@ -501,30 +501,16 @@ def _diverse(singles: list, todo: int, area_bit: dict) -> list:
 __all__ = ["ZooCatalogue", "ZooSearch", "_bits"]
 
 
-class ZooEconomyFinder:
-    """The plan finder (solver/solo/plan_finders.py's interface) over ZooSearch."""
+class ZooEconomyFinder(EconomyFinder):
+    """The plan finder (solver/solo/plan_finders.py's interface) over ZooSearch, with one share weight."""
 
     name = "plan optimizer (solver/solo/zoo_economy.py)"
+    search_class = ZooSearch
+    catalogue_class = ZooCatalogue
 
     def __init__(self, width: int = 60, max_hexes: int = 3, share_weight: float = 6.0):
-        self.width, self.max_hexes, self.share_weight = width, max_hexes, share_weight
-        self.work = 0
-        self._catalogue = None
-
-    def catalogue(self, state: GameState) -> ZooCatalogue:
-        if self._catalogue is None:
-            self._catalogue = ZooCatalogue(state, max_hexes=self.max_hexes)
-        return self._catalogue
-
-    def find(self, state: GameState, last_round: int, stop=None):
-        search = ZooSearch(state, self.catalogue(state), width=self.width, stop=stop,
-                           share_weights=(self.share_weight,))
-        result = search.run(last_round)
-        self.work += search.work
-        if result is None:
-            return None
-        return Proposal(result.rounds, self.name,
-                        f"width {self.width}, share weight {self.share_weight:g}, {search.work} round plans")
+        super().__init__(width=width, max_hexes=max_hexes, share_weights=(share_weight,))
+        self.share_weight = share_weight
 
 
 def optimize(state: GameState, lower: int, limit: int, width: int, accept, best_rounds, record: list,
