@@ -15,7 +15,8 @@ with twice that time, first over the links between the stops the plan joins, the
 candidate links; column `squeeze`, "9f:" marks a focused attempt at 9 rounds), then over the whole
 round range (column `restriction`), which like the fewest-shares run at a proved round count gets
 --shares-cp-time (default 0, as in aos-solve easter-island: not run) and only the plan's stop pairs.
-`seconds` is the whole answer; `rounds_seconds` the time at which the round count was settled (the
+`seconds` is the whole answer (wall time), `cpu_seconds` the CPU time of its process (all threads: on a
+machine shared with other work, the figure the load does not inflate); `rounds_seconds` the time at which the round count was settled (the
 fewest-shares phase, the polish beam, comes after it). The defaults are aos-solve easter-island's.
 
 Times: the plan model interleaves 4 search strategies on 4 threads (its answer depends on that number,
@@ -57,6 +58,7 @@ import concurrent.futures
 import csv
 import dataclasses
 import io
+import os
 import pathlib
 import statistics
 import sys
@@ -79,7 +81,7 @@ from models.network import clear_cache  # noqa: E402
 NO_PURPLE = "red=20,blue=20,yellow=20,black=16"
 FIELDS = ["bag", "difficulty", "seed", "verdict", "min_rounds", "rounds_lower_bound", "rounds_upper_bound",
           "proof", "shares", "shares_lower_bound", "shares_proved", "cash", "track_cost", "network_cost",
-          "network_status", "seconds", "rounds_seconds", "beam_rounds", "beam_seconds", "variants", "relaxation",
+          "network_status", "seconds", "cpu_seconds", "rounds_seconds", "beam_rounds", "beam_seconds", "variants", "relaxation",
           "plan_source", "squeeze", "restriction", "mode", "engines", "baseline_proof", "baseline_lower_bound",
           "baseline_upper_bound", "baseline_seconds", "baseline_shares", "record", "record_rounds", "record_shares"]
 
@@ -145,9 +147,11 @@ def solve_one(task: tuple) -> dict:
                     "baseline_upper_bound": b["rounds_upper_bound"], "baseline_seconds": b["seconds"],
                     "baseline_shares": b["shares"]}
     clear_cache()  # the time of a single command, not of a batch that reuses the network proofs
+    cpu = time.process_time()
     a = analyse(inst, difficulty, setup, Rules(), time_limit=120.0, budget=work, params=params)
+    cpu = round(time.process_time() - cpu, 3)  # every thread of the process: what a shared machine cannot inflate
     plan = a.plan.to_json(inst) if a.plan is not None else None  # judged against the record by main()
-    return {**row_for(a, name, difficulty, seed), **(baseline or {}), "plan": plan}
+    return {**row_for(a, name, difficulty, seed), "cpu_seconds": cpu, **(baseline or {}), "plan": plan}
 
 
 def baseline_summary(rows: list[dict]) -> str:
@@ -286,6 +290,7 @@ def run(args) -> int:
     print(records.goal_figures(rows))
     if not args.prove:
         print(baseline_summary(rows))
+    print("load average at the end (1, 5, 15 min): " + ", ".join(f"{x:.2f}" for x in os.getloadavg()))
     print(f"wall time {time.time() - t0:.0f} s; wrote {out}; records in {folder}"
           + (" (compared only, --no-update)" if args.no_update else ""))
     return 1 if any(o.status in (records.REGRESSION, records.BROKEN) for _, o in outcomes) else 0

@@ -204,6 +204,10 @@ def test_goal_figures_count_settled_setups_and_shares():
     text = records.goal_figures(rows)
     assert "2 of 3 setups settled" in text
     assert "median 7.5, 95th percentile 13" in text and "median 2.00, max 30.00" in text
+    assert "CPU" not in text  # rows without the CPU column (older runs) print wall times only
+    for row, cpu in zip(rows, (0.5, 20.0, 1.0)):
+        row["cpu_seconds"] = cpu
+    assert "CPU seconds: median 1.00, max 20.00" in records.goal_figures(rows)
 
 
 def test_an_index_row_names_the_setup_it_was_filed_under():

@@ -318,6 +318,9 @@ def goal_figures(rows: list[dict]) -> str:
                   f"{percentile(shares, 0.95)} (over the {len(shares)} setups with a plan)" if shares
                   else "no plan, no shares")
     time_text = f"seconds: median {statistics.median(secs):.2f}, max {max(secs):.2f}" if secs else "no setups"
+    cpu = [float(r["cpu_seconds"]) for r in rows if r.get("cpu_seconds") not in ("", None)]
+    if cpu:
+        time_text += f" (CPU seconds: median {statistics.median(cpu):.2f}, max {max(cpu):.2f})"
     return f"goal figures (issue 44): {settled} of {len(rows)} setups settled; {share_text}; {time_text}"
 
 

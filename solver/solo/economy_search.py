@@ -362,47 +362,56 @@ class EconomySearch:
                 second[i] = self.routes(self.ruins[i], stack[-2], built, urban_a, loco_a, limit)
         need_cubes = sum(len(c) for c in stacks)
         least = need_cubes - 2 * rounds_left  # shipments this round must make to deliver the rest in time
-        seqs: list[tuple[tuple, int]] = []  # (the two steps, locomotive raised by the step)
-        ship = lambda i, opt: ("ship", i, opt)  # noqa: E731
+        # (first step, second step, locomotive raised by the steps): a shipment step is (ruin index, route option),
+        # the others "locomotive" or "pass"; the list's order is the tie-break of equally good plans
+        seqs: list[tuple] = []
         origins = sorted(top)
         for i in origins:
             for a in top[i]:
                 if a[0] > loco_a:
                     continue
+                sa = (i, a)
                 for b in second.get(i, ()):  # the cube under it, from the same ruin
-                    seqs.append(((ship(i, a), ship(i, b)), 0))
+                    seqs.append((sa, (i, b), 0))
                 for j in origins:
                     if j <= i:
                         continue  # two ruins: the order of the shipments changes nothing
                     for b in top[j]:
                         if b[0] <= loco_a:
-                            seqs.append(((ship(i, a), ship(j, b)), 0))
+                            seqs.append((sa, (j, b), 0))
                 if least <= 1:
                     if can_raise:
-                        seqs.append(((ship(i, a), "locomotive"), 1))
-                    seqs.append(((ship(i, a), "pass"), 0))
+                        seqs.append((sa, "locomotive", 1))
+                    seqs.append((sa, "pass", 0))
         if can_raise and least <= 1:
             for j in origins:
                 for b in top[j]:
-                    seqs.append((("locomotive", ship(j, b)), 1))
+                    seqs.append(("locomotive", (j, b), 1))
         if least <= 0:
             if can_raise:
-                seqs.append((("locomotive", "pass"), 1))
-            seqs.append((("pass", "pass"), 0))
+                seqs.append(("locomotive", "pass", 1))
+            seqs.append(("pass", "pass", 0))
         out: dict[tuple, tuple] = {}
         tracks = self.cat.tracks
         with_track = self.towns_with_track(built)
         # new tracks -> (tiles, cost), None: they clash; shared by positions with the same track and towns
         priced = self._price_cache.setdefault((urban_a, frozenset(with_track)), {})
         ruins = self.ruins
-        for steps, raise_ in seqs:
-            shipped = [st for st in steps if st.__class__ is tuple]
-            if len(shipped) == 2:
-                new = shipped[0][2][1] | shipped[1][2][1]
-            elif shipped:
-                new = shipped[0][2][1]
+        trimmed: dict[tuple, tuple] = {}  # ruin indices shipped from -> the cubes after
+        empty = frozenset()
+        for first, second_step, raise_ in seqs:
+            one = first.__class__ is tuple
+            two = second_step.__class__ is tuple
+            if one and two:
+                new = first[1][1] | second_step[1][1]
+                gain = first[1][0] + second_step[1][0]
+                from_ = (first[0], second_step[0])
+            elif one:
+                new, gain, from_ = first[1][1], first[1][0], (first[0],)
+            elif two:
+                new, gain, from_ = second_step[1][1], second_step[1][0], (second_step[0],)
             else:
-                new = frozenset()
+                new, gain, from_ = empty, 0, ()
             if new:
                 price = priced.get(new, 0)
                 if price == 0:
@@ -417,24 +426,25 @@ class EconomySearch:
                 if price is None:
                     continue
                 tiles, cost = price
+                if tiles > limit:
+                    continue
             else:
                 tiles = cost = 0
-            if tiles > limit:
-                continue
-            after = list(stacks_t)
-            for st in shipped:
-                after[st[1]] = after[st[1]][:-1]
-            after = tuple(after)
-            gain = sum(st[2][0] for st in shipped)
+            after = trimmed.get(from_)
+            if after is None:
+                moved = list(stacks_t)
+                for i in from_:
+                    moved[i] = moved[i][:-1]
+                after = trimmed[from_] = tuple(moved)
             rk = (after, new, loco_a + raise_)
             old = out.get(rk)
             if old is None or old[4] < gain:
                 moving = list(stacks_t)
                 ships = []
-                for st in steps:
+                for st in (first, second_step):
                     if st.__class__ is tuple:
-                        i = st[1]
-                        ships.append((ruins[i], moving[i][-1], st[2][2]))
+                        i = st[0]
+                        ships.append((ruins[i], moving[i][-1], st[1][2]))
                         moving[i] = moving[i][:-1]
                     else:
                         ships.append(st)

@@ -9,6 +9,7 @@ To add a finder: a class with `name` and `find`, and a line in the map solver's 
 """
 from __future__ import annotations
 
+import copy
 from dataclasses import dataclass
 from typing import Protocol
 
@@ -44,6 +45,14 @@ class EconomyFinder:
         self.share_weights = tuple(share_weights)
         self.work = 0
         self._catalogue = None
+        self._searches: dict = {}  # the search kept per state, shared by the finders made with `with_width`
+
+    def with_width(self, width: int) -> "EconomyFinder":
+        """The same finder, wider, sharing the catalogue and the search with its caches (routes, prices,
+        joining plans), which a wider beam after a narrow one that missed asks again."""
+        other = copy.copy(self)
+        other.width, other.work = width, 0
+        return other
 
     def catalogue(self, state: GameState) -> Catalogue:
         if self._catalogue is None:
@@ -51,8 +60,13 @@ class EconomyFinder:
         return self._catalogue
 
     def find(self, state: GameState, last_round: int, stop=None) -> Proposal | None:
-        search = self.search_class(state, self.catalogue(state), width=self.width, stop=stop,
-                                   share_weights=self.share_weights)
+        search = self._searches.get(id(state))
+        if search is None or search.state0 is not state or search.cat is not self.catalogue(state):
+            search = self.search_class(state, self.catalogue(state), width=self.width, stop=stop,
+                                       share_weights=self.share_weights)
+            self._searches.clear()  # the dict itself is shared with the finders made by with_width
+            self._searches[id(state)] = search
+        search.width, search.stop, search.share_weights, search.work = self.width, stop, self.share_weights, 0
         result = search.run(last_round)
         self.work += search.work
         if result is None:
