@@ -614,7 +614,7 @@ class Ruleset:
             state.cash = 0
         if state.income < s.income_floor:
             state.lost = f"income fell below {s.income_floor} in round {state.round}"
-            if getattr(state.rules, "clear_when_under", False) and self.is_cleared(state):
+            if getattr(state.rules, "clear_when_under", False) and self.is_cleared(state) and not self.plays_on(state):
                 state.lost = None  # clear-and-under=cleared: the clear, met in the shipping, stands
         reduction = 0
         for low, high, loss in s.income_reduction:
@@ -625,7 +625,7 @@ class Ruleset:
         state.accounts = {"income_collected": collected, "expenses": expenses, "shortfall": shortfall,
                           "income_reduction": reduction}
         self.advance_round_marker(state)
-        if state.lost is None and self.is_cleared(state):
+        if state.lost is None and state.cleared_round is None and self.is_cleared(state):
             state.cleared_round = state.round
         state.round += 1
         state.action = None
@@ -636,10 +636,23 @@ class Ruleset:
         state.locomotive_raised = False
         state.exit_used = False
         state.discount_used = False
-        if state.lost or state.cleared_round is not None or state.round > state.last_round:
+        state.phase = "shares"
+        if state.cleared_round is not None and state.lost is None and not state.playing_out:
+            problem = self.after_clear_problem(state)  # the game plays on past the clear (reading end-of-game)
+            if problem:
+                state.lost, state.cleared_round = problem, None
+        if state.lost or (state.cleared_round is not None and not state.playing_out) or state.round > state.last_round:
             state.phase = "over"
-        else:
-            state.phase = "shares"
+
+    def plays_on(self, state) -> bool:
+        """Does the game run on past the clear to the end of the round track (Easter Island, reading
+        end-of-game=round-track)? Base: no, the game ends at the clear."""
+        return False
+
+    def after_clear_problem(self, state) -> str | None:
+        """Called at the start of the round after the clear (phase "shares"): why the clear does not stand
+        because the rest of the round track cannot be played out without losing, or None."""
+        return None
 
     def advance_round_marker(self, state) -> None:
         pass

@@ -5,6 +5,12 @@ round R), OPEN (no proof either way), or MAY_CLEAR (the engine found a pattern t
 `pattern` goes to the plan side, which must still find a plan the referee replays). Only NO_CLEAR and
 `bound` are claims; the soundness fuzzer (solver/solo/soundness.py) checks both against exhaustive
 search on thousands of tiny boards, for every engine in the registry.
+
+Readings that only remove clears keep every engine sound with no change: reading end-of-game=round-track
+(Easter Island: the game plays on to the end of the round track, and a clear stands only if the rounds after
+it keep income at or above the floor) counts a clear in round c only where the default end-of-game=at-clear
+counts the same play's clear in round c, so "no play clears by R" and every lower bound proved without it
+hold under it. The engines read the other readings they depend on from `Position.rules`.
 """
 from __future__ import annotations
 
