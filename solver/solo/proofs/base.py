@@ -11,6 +11,18 @@ Readings that only remove clears keep every engine sound with no change: reading
 it keep income at or above the floor) counts a clear in round c only where the default end-of-game=at-clear
 counts the same play's clear in round c, so "no play clears by R" and every lower bound proved without it
 hold under it. The engines read the other readings they depend on from `Position.rules`.
+
+Redirecting track (base rules: "Redirecting an incomplete track: $2"; the referee's `redirect HEX KEPT NEW`,
+priced by the board file's map_rules.redirect_cost, counting as a tile of the turn) only adds plays, and every
+engine stays a relaxation with no change: a redirected tile was, until its last redirect, the open end of an
+incomplete link, so it carried nothing and no complete link used it. Map a play with redirects to the same
+play with each redirected tile laid once, with its final track, in the round of its last redirect: that
+round counted a tile for the redirect (and a town the new side runs into, as for any tile), earlier rounds
+count one tile fewer, and the money spent by each round is no more (the terrain price later, the redirect
+price never). The engines read only the final tracks, the round each is in place, the tiles counted by each
+round and the money spent by each round (more cash is never worse for them), so the image satisfies every
+constraint the play does, and "no play clears by R" or a lower bound proved for the image's game holds for
+the play. The soundness fuzzer's truth (solver/solo/exhaustive.py) explores redirects where a board prices them.
 """
 from __future__ import annotations
 
