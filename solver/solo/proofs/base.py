@@ -14,15 +14,18 @@ hold under it. The engines read the other readings they depend on from `Position
 
 Redirecting track (base rules: "Redirecting an incomplete track: $2"; the referee's `redirect HEX KEPT NEW`,
 priced by the board file's map_rules.redirect_cost, counting as a tile of the turn) only adds plays, and every
-engine stays a relaxation with no change: a redirected tile was, until its last redirect, the open end of an
-incomplete link, so it carried nothing and no complete link used it. Map a play with redirects to the same
-play with each redirected tile laid once, with its final track, in the round of its last redirect: that
-round counted a tile for the redirect (and a town the new side runs into, as for any tile), earlier rounds
-count one tile fewer, and the money spent by each round is no more (the terrain price later, the redirect
-price never). The engines read only the final tracks, the round each is in place, the tiles counted by each
-round and the money spent by each round (more cash is never worse for them), so the image satisfies every
-constraint the play does, and "no play clears by R" or a lower bound proved for the image's game holds for
-the play. The soundness fuzzer's truth (solver/solo/exhaustive.py) explores redirects where a board prices them.
+engine stays a relaxation with no change. A redirect turns the simple tile at the open end of an incomplete
+link: until then that tile carried nothing and belonged to no complete link, and the hex already held track
+(it was counted as a new hex, and its placement as a tile, when first laid). So a play with redirects maps
+into each engine as it is: the hexes holding track by each round and the tiles counted by each round are the
+play's own (a redirect is one more counted placement on a hex already counted, and adds a track at a town it
+runs into as any tile does); the money spent by each round is the play's own and at least the engines'
+charges (a redirect costs >= 0 more); each complete link exists from the round the play completes it (by a
+redirect or a new tile), which is the round the engines read; where an argument names the round a hex's
+track was laid (the link search's laying order and town tiles, points 8 and 9, on cumulative budgets), the
+round of its last redirect or its first placement are both no later than the round its link is first used,
+and the tiles counted by then include it. The soundness fuzzer's truth (solver/solo/exhaustive.py) explores
+redirects wherever a board prices them.
 """
 from __future__ import annotations
 
