@@ -94,6 +94,13 @@ def main() -> int:
              f"- clearable (truth known): {sum(r['truth'] != '' and r['settled'] == 'True' for r in rows)}",
              f"- claims checked: {sum(claims.values())}",
              f"- false claims: {len(false)}"] + [f"  - board {s} ({m}): {x}" for s, m, x in false]
+    drawn: dict = {}
+    for r in rows:
+        for item in r["readings"].split("+"):
+            if item != "default":
+                drawn[item] = drawn.get(item, 0) + 1
+    lines += ["", "Boards per reading value drawn (the rest at the default): " +
+              ", ".join(f"{k} {v}" for k, v in sorted(drawn.items()))]
     wrong: dict = {}
     for _, _, x in false:
         wrong[x[0]] = wrong.get(x[0], 0) + 1

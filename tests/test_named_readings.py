@@ -276,3 +276,23 @@ def test_clear_and_under_cleared_does_not_save_a_game_that_plays_on():
         s.apply(ship("A1", "red", "A1-C1"))
         s.apply(Pass())
         assert s.cleared_round == cleared, end
+
+
+def test_end_of_game_check_plan_says_a_clear_the_round_track_loses_is_no_clear(run_cli, tmp_path):
+    """check-plan replays a plan under the reading it is given: on tiny-row with 5 rounds the clear in round 1
+    is lost under round-track (and the text says so), and stands at the clear."""
+    import json
+    from solver.engine.plan import Plan, RoundPlan
+    from tests.conftest import INSTANCES
+    inst = instance("tiny/tiny-row.toml")
+    plan = Plan(inst.board.name, "easy", Rules(), {H("A1"): ["red"]},
+                [RoundPlan(0, None, None, ["A1-B1-C1"], [{"from": "A1", "cube": "red", "route": "A1-C1"}, "pass"])],
+                round_limit=5)
+    path = tmp_path / "row.json"
+    path.write_text(json.dumps(plan.to_json(inst)))
+    board = INSTANCES / "tiny/tiny-row.toml"
+    assert "legal plan: cleared in round 1" in run_cli("check-plan", board, path).out
+    r = run_cli("check-plan", board, path, "--reading", "end-of-game=round-track")
+    assert "not cleared (the game is lost)" in r.out and "end-of-game=round-track" in r.out
+    data = json.loads(run_cli("check-plan", board, path, "--reading", "end-of-game=round-track", "--json").out)
+    assert data["cleared_round"] is None and "end-of-game=round-track" in data["end"]["lost"]
