@@ -296,3 +296,22 @@ def test_end_of_game_check_plan_says_a_clear_the_round_track_loses_is_no_clear(r
     assert "not cleared (the game is lost)" in r.out and "end-of-game=round-track" in r.out
     data = json.loads(run_cli("check-plan", board, path, "--reading", "end-of-game=round-track", "--json").out)
     assert data["cleared_round"] is None and "end-of-game=round-track" in data["end"]["lost"]
+
+
+def test_end_of_game_play_out_pruning_agrees_with_the_full_search():
+    """The referee's play-out after a clear (end-of-game=round-track) skips actions and extra shares below the
+    income-reduction brackets; on random positions of the Easter Island board it must agree with trying every
+    share count and action."""
+    import random
+    from solver.engine.state import GameState
+    inst = instance("easter-island.toml")
+    rng = random.Random(11)
+    for _ in range(150):
+        rules = Rules(end_of_game="round-track", strict_action=rng.random() < 0.3, idle_actions=rng.random() < 0.3)
+        s = GameState.new(inst, {}, rules, round_limit=rng.randint(4, 6))
+        s.cash, s.income, s.round = rng.randint(0, 25), rng.randint(-9, 14), rng.randint(2, 4)
+        s.locomotive, s.shares = rng.randint(2, 6), rng.randint(2, 12)
+        s.blockers = frozenset(rng.sample(list(s.scenario.actions), rng.randint(0, 2)))
+        s.phase, s.playing_out = "shares", True
+        fast = s.ruleset._play_out(s.clone(), {}) is not None
+        assert fast == (s.ruleset._play_out(s.clone(), {}, prune=False) is not None), vars(s)

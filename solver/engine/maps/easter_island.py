@@ -137,28 +137,46 @@ class EasterIsland(Ruleset):
         state.after_clear = tuple(found)
         return None
 
-    def _play_out(self, s, seen: dict) -> list[str] | None:
-        """The rounds from `s` (phase "shares") to the last, as texts, played without losing; None if none."""
+    def _play_out(self, s, seen: dict, prune: bool = True) -> list[str] | None:
+        """The rounds from `s` (phase "shares") to the last, as texts, played without losing; None if none.
+        `prune=False` tries every share count and action (tests compare the two)."""
         if s.round > s.last_round:
             return []
         key = (s.round, s.cash, s.income, s.shares, s.locomotive, s.blockers, tuple(sorted(s.new_city_supply)))
         if key in seen:
             return seen[key]
         seen[key] = None
-        for k in range(0, s.scenario.max_shares - s.shares + 1):
+        sc = s.scenario
+        # Below every income-reduction bracket (income never rises after the clear) more cash, more income and
+        # fewer shares are never worse, so where no action is allowed: no action (an action only costs, or
+        # raises the locomotive's expenses, or moves blockers no later round needs), and no more shares than
+        # keep this round's cash from going short (a share issued beyond that is better issued next round: $1
+        # richer, the same otherwise). Where an action must be selected (strict-action=on), a share more may
+        # pay for it, so every count is tried. Above a bracket's floor a shortfall can leave more income than the reduction
+        # would, so every count and action is tried there.
+        calm = prune and all(low > s.income for low, _, _ in sc.income_reduction)
+        most = sc.max_shares - s.shares
+        for k in range(0, most + 1):
             a = s.child(IssueShares(k))
             actions = [m for m in self.candidate_moves(a) if a.why_illegal(m) is None]  # none first
+            optional = bool(actions) and actions[0] == SelectAction(None)
+            if calm and optional:
+                actions = actions[:1]
+            short = False
             for act in actions:
                 b = a.child(act)
                 b.apply(EndBuild())
                 while b.phase == "ship":
                     b.apply(Pass())
+                short = short or b.accounts.get("shortfall", 0) > 0
                 if b.lost:
                     continue
-                rest = self._play_out(b, seen)
+                rest = self._play_out(b, seen, prune)
                 if rest is not None:
                     seen[key] = [f"round {s.round}: {IssueShares(k)}, {act}"] + rest
                     return seen[key]
+            if calm and optional and not short:
+                break  # no action, not short with k shares: more shares this round are never better
         return None
 
 
