@@ -1,6 +1,7 @@
 """The soundness fuzzer's long profile: thousands of random tiny boards, every solver claim checked.
 
     python benchmarks/soundness.py [--boards 5000] [--first-seed 1] [--jobs 2] [--out results/soundness.csv]
+                                   [--reading NAME=VALUE ...]
 
 The boards come from solver.solo.soundness.random_board (issue 39's generator: random prices with $0
 terrain, town fees and complex extras, prices above the base, actions out of reach, rows of up to 6 hexes
@@ -20,19 +21,25 @@ import json
 import sys
 import time
 from concurrent.futures import ProcessPoolExecutor
+from functools import partial
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from solver.engine.readings import BY_NAME  # noqa: E402
 from solver.report.output import write_atomic  # noqa: E402
 from solver.solo.soundness import check_board, random_board  # noqa: E402
 
 FIELDS = ["seed", "map", "readings", "rounds", "settled", "truth", "claims", "false", "seconds"]
 
 
-def one(seed: int) -> dict:
+def one(seed: int, readings: tuple[str, ...] = ()) -> dict:
     t0 = time.monotonic()
     board = random_board(seed)
+    for item in readings:  # --reading: set on every board whose map has it (replacing its random value)
+        reading = BY_NAME[item.partition("=")[0]]
+        if reading.applies_to(board.ruleset):
+            board.readings = [r for r in board.readings if r.partition("=")[0] != reading.name] + [item]
     out = check_board(board)
     return {"seed": seed, "map": board.ruleset, "readings": "+".join(board.readings) or "default",
             "rounds": board.rounds, "settled": out.settled, "truth": "" if out.truth is None else out.truth,
@@ -56,7 +63,15 @@ def main() -> int:
     ap.add_argument("--first-seed", type=int, default=1)
     ap.add_argument("--jobs", type=int, default=1)
     ap.add_argument("--out", default="results/soundness.csv")
+    ap.add_argument("--reading", action="append", default=[], metavar="NAME=VALUE",
+                    help="set this reading on every board whose map has it (repeatable)")
     args = ap.parse_args()
+    for item in args.reading:
+        name, eq, value = item.partition("=")
+        if not eq or name not in BY_NAME or BY_NAME[name].by_name(value) is None:
+            print(f"--reading {item!r}: expected NAME=VALUE of a named reading (solver/engine/readings.py)",
+                  file=sys.stderr)
+            return 2
     out = Path(args.out)
     out.parent.mkdir(parents=True, exist_ok=True)
     done = set()
@@ -70,7 +85,7 @@ def main() -> int:
         if new:
             w.writeheader()
         with ProcessPoolExecutor(max_workers=args.jobs) as pool:
-            for i, row in enumerate(pool.map(one, seeds, chunksize=4), 1):
+            for i, row in enumerate(pool.map(partial(one, readings=tuple(args.reading)), seeds, chunksize=4), 1):
                 w.writerow(row)
                 f.flush()
                 if i % 100 == 0:
@@ -87,13 +102,20 @@ def main() -> int:
     settled = sum(r["settled"] == "True" for r in rows)
     lines = ["# Soundness fuzzer (benchmarks/soundness.py)", "",
              f"Command: `python benchmarks/soundness.py --boards {args.boards} --first-seed {args.first_seed} "
-             f"--jobs {args.jobs}`", "",
+             f"--jobs {args.jobs}" + "".join(f" --reading {r}" for r in args.reading) + "`", "",
              f"- boards: {len(rows)} (Easter Island {sum(r['map'] == 'easter-island' for r in rows)}, "
              f"Zoo {sum(r['map'] == 'zoo' for r in rows)})",
              f"- settled by the exhaustive search: {settled}",
              f"- clearable (truth known): {sum(r['truth'] != '' and r['settled'] == 'True' for r in rows)}",
              f"- claims checked: {sum(claims.values())}",
              f"- false claims: {len(false)}"] + [f"  - board {s} ({m}): {x}" for s, m, x in false]
+    drawn: dict = {}
+    for r in rows:
+        for item in r["readings"].split("+"):
+            if item != "default":
+                drawn[item] = drawn.get(item, 0) + 1
+    lines += ["", "Boards per reading value drawn (the rest at the default): " +
+              ", ".join(f"{k} {v}" for k, v in sorted(drawn.items()))]
     wrong: dict = {}
     for _, _, x in false:
         wrong[x[0]] = wrong.get(x[0], 0) + 1

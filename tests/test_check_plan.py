@@ -99,7 +99,7 @@ def test_json_output_matches_an_independent_replay(run_cli):
     assert {d["name"]: d["value"] for d in data["readings"]} == {
         "strict-action": "off", "bag": "no-purple", "rapa-nui-remnant": "allowed", "complex-tiles": "allowed",
         "idle-actions": "refused", "clear-and-under": "lost", "incomplete-track": "kept",
-        "complex-tile-set": "assumed", "track-into-side": "refused"}
+        "complex-tile-set": "assumed", "track-into-side": "refused", "end-of-game": "at-clear"}
     assert all(d["default"] for d in data["readings"])
     inst = load_instance(BOARDS["tiny-island"])
     # a replay reads every number of the board and scenario but no bag: the plan names its cubes

@@ -23,7 +23,7 @@ def _rules(ruleset, *items):
 def test_every_new_reading_is_in_the_registry_with_its_quote_and_default():
     for name in ("idle-actions", "clear-and-under", "zoo-bonus-cost", "zoo-town-cost", "zoo-upgrade-cost",
                  "exit-use", "incomplete-track", "track-into-side", "complex-tile-set",
-                 "zoo-bonus-town-track"):
+                 "zoo-bonus-town-track", "end-of-game"):
         r = BY_NAME[name]
         assert r.quote and r.why_default and r.values[0].name == r.default and len(r.values) == 2
         assert getattr(Rules(), r.field) == r.values[0].value  # the engine's default is the registry's
@@ -209,3 +209,109 @@ def test_zoo_bonus_town_track_lets_a_bonus_tile_be_a_town_tiles_own_track_only_w
             assert s.bonus_tiles == 0 and s.tiles_laid == laid  # outside the tile count
     assert "zoo-bonus-town-track=refused" in verdicts["refused"]
     assert verdicts["allowed"] is None
+
+
+def _row_cleared_in_round_1(rules, last_round):
+    """tiny-row: build B1, ship the one red cube A1-C1: cleared in round 1 with income 1 and $4 left, while
+    the expenses are $4 a round and no share can be issued (income falls below -10 in round 5)."""
+    from solver.engine.state import GameState
+    s = GameState.new(instance("tiny/tiny-row.toml"), {H("A1"): ["red"]}, rules, round_limit=last_round)
+    to_build(s)
+    lay(s, "A1-B1-C1")
+    to_ship(s)
+    s.apply(ship("A1", "red", "A1-C1"))
+    s.apply(Pass())
+    return s
+
+
+@pytest.mark.parametrize("value", ["at-clear", "round-track"])
+def test_end_of_game_a_clear_the_rest_of_the_round_track_loses_stands_only_at_the_clear(value):
+    """Reading end-of-game: under round-track the game plays on to the end of the round track, so a clear
+    whose later rounds take income below the floor loses; under at-clear the game ended at the clear."""
+    s = _row_cleared_in_round_1(_rules("easter-island", f"end-of-game={value}"), 5)
+    assert s.is_terminal()
+    if value == "at-clear":
+        assert s.cleared_round == 1 and s.lost is None and not s.after_clear
+    else:
+        assert s.cleared_round is None and "end-of-game=round-track" in s.lost
+    # a round track one round shorter: the play-out keeps income at -6, so the clear stands under both
+    s = _row_cleared_in_round_1(_rules("easter-island", f"end-of-game={value}"), 4)
+    assert s.cleared_round == 1 and s.lost is None
+    assert len(s.after_clear) == (3 if value == "round-track" else 0)
+
+
+def test_end_of_game_round_track_changes_the_truth_and_plans_replay_under_it():
+    """The exhaustive truth on tiny-row with 5 rounds: round 1 at the clear, nothing under round-track; the
+    answer under round-track prints no plan the referee refuses, and its plan (4 rounds) replays under it."""
+    from solver.engine.plan import replay
+    from solver.engine.state import GameState
+    from solver.solo.easter_island import analyse
+    from solver.solo.exhaustive import earliest_clear
+    from solver.solo.relaxation import SolveParams
+    row = instance("tiny/tiny-row.toml")
+    truth = {v: earliest_clear(GameState.new(row, {H("A1"): ["red"]}, _rules("easter-island", f"end-of-game={v}"),
+                                             round_limit=5)).earliest for v in ("at-clear", "round-track")}
+    assert truth == {"at-clear": 1, "round-track": None}
+    params = SolveParams(workers=1, deterministic_time=2.0, plan_time=2.0)
+    rules = _rules("easter-island", "end-of-game=round-track")
+    five = analyse(row, "easy", {H("A1"): ["red"]}, rules, rounds=5, time_limit=30, budget=200, params=params)
+    assert five.plan is None and five.verdict != "clearable"
+    four = analyse(row, "easy", {H("A1"): ["red"]}, rules, rounds=4, time_limit=30, budget=200, params=params)
+    assert four.plan is not None and four.plan.rules.end_of_game == "round-track"
+    check = replay(row, four.plan)
+    assert check.error is None and check.state.cleared_round == 1 and check.state.after_clear
+
+
+def test_clear_and_under_cleared_does_not_save_a_game_that_plays_on():
+    """clear-and-under=cleared lets a clear stand although income falls below the floor where the game ends
+    at the clear; under end-of-game=round-track the game plays on, so it is lost."""
+    for end, cleared in (("at-clear", 1), ("round-track", None)):
+        rules = _rules("easter-island", "clear-and-under=cleared", f"end-of-game={end}")
+        from solver.engine.state import GameState
+        s = GameState.new(instance("tiny/tiny-row.toml"), {H("A1"): ["red"]}, rules, round_limit=3)
+        s.income = s.scenario.income_floor - 2
+        to_build(s)
+        lay(s, "A1-B1-C1")
+        to_ship(s)
+        s.apply(ship("A1", "red", "A1-C1"))
+        s.apply(Pass())
+        assert s.cleared_round == cleared, end
+
+
+def test_end_of_game_check_plan_says_a_clear_the_round_track_loses_is_no_clear(run_cli, tmp_path):
+    """check-plan replays a plan under the reading it is given: on tiny-row with 5 rounds the clear in round 1
+    is lost under round-track (and the text says so), and stands at the clear."""
+    import json
+    from solver.engine.plan import Plan, RoundPlan
+    from tests.conftest import INSTANCES
+    inst = instance("tiny/tiny-row.toml")
+    plan = Plan(inst.board.name, "easy", Rules(), {H("A1"): ["red"]},
+                [RoundPlan(0, None, None, ["A1-B1-C1"], [{"from": "A1", "cube": "red", "route": "A1-C1"}, "pass"])],
+                round_limit=5)
+    path = tmp_path / "row.json"
+    path.write_text(json.dumps(plan.to_json(inst)))
+    board = INSTANCES / "tiny/tiny-row.toml"
+    assert "legal plan: cleared in round 1" in run_cli("check-plan", board, path).out
+    r = run_cli("check-plan", board, path, "--reading", "end-of-game=round-track")
+    assert "not cleared (the game is lost)" in r.out and "end-of-game=round-track" in r.out
+    data = json.loads(run_cli("check-plan", board, path, "--reading", "end-of-game=round-track", "--json").out)
+    assert data["cleared_round"] is None and "end-of-game=round-track" in data["end"]["lost"]
+
+
+def test_end_of_game_play_out_pruning_agrees_with_the_full_search():
+    """The referee's play-out after a clear (end-of-game=round-track) skips actions and extra shares below the
+    income-reduction brackets; on random positions of the Easter Island board it must agree with trying every
+    share count and action."""
+    import random
+    from solver.engine.state import GameState
+    inst = instance("easter-island.toml")
+    rng = random.Random(11)
+    for _ in range(150):
+        rules = Rules(end_of_game="round-track", strict_action=rng.random() < 0.3, idle_actions=rng.random() < 0.3)
+        s = GameState.new(inst, {}, rules, round_limit=rng.randint(4, 6))
+        s.cash, s.income, s.round = rng.randint(0, 25), rng.randint(-9, 14), rng.randint(2, 4)
+        s.locomotive, s.shares = rng.randint(2, 6), rng.randint(2, 12)
+        s.blockers = frozenset(rng.sample(list(s.scenario.actions), rng.randint(0, 2)))
+        s.phase, s.playing_out = "shares", True
+        fast = s.ruleset._play_out(s.clone(), {}) is not None
+        assert fast == (s.ruleset._play_out(s.clone(), {}, prune=False) is not None), vars(s)

@@ -53,7 +53,7 @@ def test_reading_sets_are_named_by_what_they_change():
     assert stated_names(sets[1], "easter-island") == {"strict-action": "off", "bag": "full",
                                                       "rapa-nui-remnant": "allowed", "complex-tiles": "allowed",
                                                       "idle-actions": "refused", "clear-and-under": "lost",
-                                                      "incomplete-track": "kept", "complex-tile-set": "assumed", "track-into-side": "refused"}
+                                                      "incomplete-track": "kept", "complex-tile-set": "assumed", "track-into-side": "refused", "end-of-game": "at-clear"}
 
 
 # -- each reading on a tiny board, both values ----------------------------------------------
@@ -181,7 +181,8 @@ def test_answer_json_states_every_reading_and_marks_the_ones_changed(run_cli):
     assert got == {"strict-action": ("on", False), "bag": ("no-purple", True),
                    "rapa-nui-remnant": ("refused", False), "complex-tiles": ("allowed", True),
                    "idle-actions": ("refused", True), "clear-and-under": ("lost", True), "incomplete-track": ("kept", True),
-                   "complex-tile-set": ("assumed", True), "track-into-side": ("refused", True)}
+                   "complex-tile-set": ("assumed", True), "track-into-side": ("refused", True),
+                   "end-of-game": ("at-clear", True)}
     assert "readings_line" not in data  # JSON carries the readings as data, not as pre-rendered text
 
 
@@ -228,7 +229,7 @@ def test_a_written_plan_names_every_reading_and_its_round_limit(run_cli, tmp_pat
     written = json.loads(out.read_text())
     assert written["readings"] == {"strict-action": "off", "bag": "full", "rapa-nui-remnant": "allowed",
                                    "complex-tiles": "allowed", "idle-actions": "refused", "clear-and-under": "lost", "incomplete-track": "kept",
-        "complex-tile-set": "assumed", "track-into-side": "refused"}
+        "complex-tile-set": "assumed", "track-into-side": "refused", "end-of-game": "at-clear"}
     assert written["round_limit"] == 12
 
 
@@ -290,14 +291,15 @@ def test_batch_runs_the_same_seeds_under_each_reading_set_and_resumes_by_seed_an
     assert rec["reading_set"] == "strict-action=on"
     assert rec["readings"] == {"strict-action": "on", "bag": "no-purple", "rapa-nui-remnant": "allowed",
                                "complex-tiles": "allowed", "idle-actions": "refused", "clear-and-under": "lost", "incomplete-track": "kept",
-        "complex-tile-set": "assumed", "track-into-side": "refused"}
+        "complex-tile-set": "assumed", "track-into-side": "refused", "end-of-game": "at-clear"}
     assert recs["easter-island/easy/1/default"]["setup"] == rec["setup"]  # the same seed, the same cubes
     assert json.loads((out / "run.json").read_text())["reading_sets"] == [
         "default", "strict-action=on", "rapa-nui-remnant=refused"]
     assert run_cli("report", out).code == 0
     md = (out / "report.md").read_text()
     assert "**Default reading** (the designer's answers where the translator recorded them; solver/engine/readings.py): " \
-           "bag=no-purple, clear-and-under=lost, complex-tile-set=assumed, complex-tiles=allowed, idle-actions=refused, incomplete-track=kept, " \
+           "bag=no-purple, clear-and-under=lost, complex-tile-set=assumed, complex-tiles=allowed, end-of-game=at-clear, " \
+           "idle-actions=refused, incomplete-track=kept, " \
            "rapa-nui-remnant=allowed, strict-action=off, track-into-side=refused." in md
     table = [line for line in md.splitlines() if line.startswith("| ")]
     assert table[0].startswith("| reading set | setups | clearable (95% CI) |")

@@ -57,7 +57,9 @@ play does:
 6. Network layer (`_network_layer`, its own argument in its docstring): links between stops by round,
    each shipment's route over them, and the ruins joined by links.
 7. Rounds after the clear. The model has every round up to R, but a play that clears in round c < R
-   ends there: rounds c+1..R do not exist in the game. Set playing[r] = (r <= c). In a round with
+   ends there: rounds c+1..R do not exist in the game. (Under the reading end-of-game=round-track the
+   game plays on, but a play it counts as clearing in round c is, up to c, a play the default counts as
+   clearing in round c: map that prefix as here and ignore the rounds the referee plays out after it.) Set playing[r] = (r <= c). In a round with
    playing false the model asks only what "nothing happens" satisfies: no shares, no action (even
    where an action is mandatory), no new hex, no shipment or locomotive step, hence no urbanizing, no
    Rapa Nui, no bonus tile gained; the income floor is not asked (add_money), and cash and income

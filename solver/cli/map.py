@@ -188,13 +188,16 @@ def check_plan(instance: Path = INSTANCE,
             typer.echo(f"ILLEGAL: {result.error}")
         else:
             verdict = f"cleared in round {s.cleared_round}" if s.cleared_round else (
-                "cleared" if s.is_cleared() else "not cleared")
+                "not cleared (the game is lost)" if s.lost else "cleared" if s.is_cleared() else "not cleared")
             typer.echo(f"legal plan: {verdict}")
         typer.echo(f"{how} round {shown}: cash ${s.cash}, income {s.income}, "
                    f"shares {s.shares}, locomotive {s.locomotive}, spent on track ${s.spent_on_track}")
         typer.echo("cubes left (bottom first): " + cubes_left(inst.board, s.summary()["goods"]))
         if s.lost:
             typer.echo(f"game lost: {s.lost}")
+        if s.after_clear:
+            typer.echo("the rounds after the clear, as the referee played them out (reading end-of-game=round-track): "
+                       + "; ".join(s.after_clear))
         if result.lock:
             typer.echo(result.lock_text())
         if reading:

@@ -15,6 +15,9 @@ automatic income, expenses and round-marker steps. Notation (one move each):
     town C2 C1          a town tile on the town C2 whose track runs straight into the next stop C1
                         (base rules: "town tiles join one to four tracks at the town"; no other tile)
     town C2 C1 bonus    the same, from the hand of bonus tiles (Zoo, reading zoo-bonus-town-track=allowed)
+    redirect E4 D3 F5   turn the tile at the open end of an incomplete track on E4: it keeps its side toward
+                        D3 (the track it extends) and now faces F5 (base rules: "Redirecting an incomplete
+                        track: $2"; the price is the board file's map_rules.redirect_cost)
     urbanize F5 black   place a new city tile on the town F5
     build done          end the build phase
     ship D2 red D2-F4-H4        move the red cube from D2 along the stops D2, F4, H4
@@ -91,6 +94,19 @@ class TownTrack:
 
 
 @dataclass(frozen=True)
+class RedirectTile:
+    """Base rules: "Redirecting an incomplete track": the simple tile at the open end of an incomplete track
+    is turned to face another side; `back` is the side it keeps (toward the track it extends), `side` the new one."""
+
+    hex: Hex
+    back: Hex
+    side: Hex
+
+    def __str__(self) -> str:
+        return f"redirect {self.hex} {self.back} {self.side}"
+
+
+@dataclass(frozen=True)
 class Urbanize:
     town: Hex
     colour: str
@@ -130,7 +146,7 @@ class Pass:
         return "pass"
 
 
-Move = IssueShares | SelectAction | LayTile | UpgradeTile | TownTrack | Urbanize | EndBuild | Ship | UpgradeLocomotive | Pass
+Move = IssueShares | SelectAction | LayTile | UpgradeTile | TownTrack | RedirectTile | Urbanize | EndBuild | Ship | UpgradeLocomotive | Pass
 
 
 def route_text(route: tuple[Hex, ...], teleports: tuple[int, ...] = ()) -> str:
@@ -167,9 +183,13 @@ def path_to_tiles(path: list[Hex], bonus: int = 0) -> list[LayTile]:
     return [LayTile(path[i], path[i - 1], path[i + 1], bonus=(i - 1) < bonus) for i in range(1, len(path) - 1)]
 
 
-def parse_tile(text: str) -> LayTile | UpgradeTile | TownTrack:
-    """'tile E4 D3 F4 [+ C4 G4] [bonus]', 'upgrade E4 C4 G4 [bonus]' or 'town C2 C1' (ValueError names what is wrong)."""
+def parse_tile(text: str) -> LayTile | UpgradeTile | TownTrack | RedirectTile:
+    """'tile E4 D3 F4 [+ C4 G4] [bonus]', 'upgrade E4 C4 G4 [bonus]', 'town C2 C1' or 'redirect E4 D3 F5'
+    (ValueError names what is wrong)."""
     words = text.split()
+    if words and words[0] == "redirect" and len(words) == 4:
+        h, back, side = (Hex.parse(w) for w in words[1:])
+        return RedirectTile(h, back, side)
     bonus = bool(words) and words[-1] == "bonus"
     if bonus:
         words = words[:-1]
@@ -184,5 +204,6 @@ def parse_tile(text: str) -> LayTile | UpgradeTile | TownTrack:
     if words and words[0] == "tile" and len(words) == 7 and words[4] == "+":
         h, a, b, c, d = (Hex.parse(w) for w in words[1:4] + words[5:])
         return LayTile(h, a, b, bonus, (c, d))
-    raise ValueError(f"expected 'tile HEX SIDE SIDE [+ SIDE SIDE] [bonus]', 'upgrade HEX SIDE SIDE [bonus]' or 'town TOWN STOP', "
+    raise ValueError(f"expected 'tile HEX SIDE SIDE [+ SIDE SIDE] [bonus]', 'upgrade HEX SIDE SIDE [bonus]', 'town TOWN STOP' "
+                     "or 'redirect HEX KEPT-SIDE NEW-SIDE', "
                      f"got {text!r}")

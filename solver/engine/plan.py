@@ -10,8 +10,9 @@ notation of solver/engine/moves.py, for example
      "ship": [{"from": "D2", "cube": "red", "route": "D2-G3"}, "locomotive"]}
 
 A build step may also be one tile in move notation, for complex tiles:
-"tile E4 D3 G4 + C4 F5" (a complex tile on an empty hex) or "upgrade E4 C4 F5"
-(a straight upgraded to a crossing).
+"tile E4 D3 G4 + C4 F5" (a complex tile on an empty hex), "upgrade E4 C4 F5"
+(a straight upgraded to a crossing), "town C2 C1" (a town tile's own track) or "redirect E4 D3 F5"
+(the open end of an incomplete track turned to face F5).
 
 The top level holds format, map, difficulty, readings (every reading of the
 map by its CLI name, solver/engine/readings.py), round_limit, setup, rounds and an
@@ -203,7 +204,7 @@ def round_moves(state: GameState | None, rnd: RoundPlan, index: int, instance: I
                 raise InputError(f"expected 'urbanize TOWN COLOUR', got {text!r}", f"round {index}")
             steps.append(Step(index, text, Urbanize(_hex(words[1], index, text, inst), words[2])))
             continue
-        if words and words[0] in ("tile", "upgrade", "town"):  # one tile in move notation (complex, town tiles)
+        if words and words[0] in ("tile", "upgrade", "town", "redirect"):  # one tile in move notation
             try:
                 tile = parse_tile(text)
             except ValueError as err:

@@ -177,7 +177,8 @@ READINGS: tuple[Reading, ...] = (
         "has not cleared",
         (Value("lost", False, "income below the floor in the clearing round loses the game (no clear)"),
          Value("cleared", True, "the clear, met during the shipping, stands although income then falls below "
-                                "the floor"))),
+                                "the floor (where the game ends at the clear: under end-of-game=round-track "
+                                "the game plays on and income below the floor loses it)"))),
     Reading(
         "zoo-bonus-cost", "zoo_bonus_free", ("zoo",), SHEET,
         "Keep this tile in your hand; you may use it later during a track-laying phase as a free bonus "
@@ -263,6 +264,21 @@ READINGS: tuple[Reading, ...] = (
                                      "next hex"),
          Value("allowed", "allowed", "a track end may face the side of a track on the next hex (it stays an "
                                      "incomplete link for good)"))),
+    Reading(
+        "end-of-game", "end_of_game", ("easter-island",), SHEET,
+        "End of Game / The game is cleared if all of the ruins (cities) are connected into a single network and "
+        "no statues (cubes) remain on the map. [base rules] Number of turns depends on the number of players in "
+        "the base game; solo maps print their own round track. [...] income below -10 ends the game for that "
+        "player.",
+        "at-clear",
+        "no translator's note answers it; the section is headed \"End of Game\" and names no other end, so a "
+        "player stops when the last cube is delivered and the ruins are joined (the game ends at the clear). The "
+        "alternative only removes clears (every clear it counts, the default counts in the same round), so every "
+        "lower bound and \"not clearable\" proved under the default holds under it",
+        (Value("at-clear", "at-clear", "the game ends at the end of the round it is cleared in"),
+         Value("round-track", "round-track", "the game runs to the end of the round track: a clear stands only if "
+                                             "the rounds after it can be played (shares and an action each round, "
+                                             "nothing built or shipped) with income never below the floor"))),
 )
 
 BY_NAME = {r.name: r for r in READINGS}

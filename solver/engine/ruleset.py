@@ -5,13 +5,15 @@ A map module subclasses `Ruleset` and overrides only what its sheet changes.
 from __future__ import annotations
 
 from solver.board.hexgrid import Hex
-from solver.engine.moves import (EndBuild, IssueShares, LayTile, Pass, SelectAction, Ship, TownTrack, UpgradeLocomotive,
-                          UpgradeTile, Urbanize)
+from solver.engine.moves import (EndBuild, IssueShares, LayTile, Pass, RedirectTile, SelectAction, Ship, TownTrack,
+                          UpgradeLocomotive, UpgradeTile, Urbanize)
 from solver.engine.track_tiles import (BASE_RULE, COST_KEYS, complex_kind, complex_rules, crosses, shape,
                                       tile_set_of)
 
 #: base rules (age-of-steam-base.md): "town tiles join one to four tracks at the town"
 TOWN_TILE_TRACKS = 4
+#: base rules: "Redirecting an incomplete track: $2"; the price is the board file's (a board without it refuses it)
+REDIRECT_KEY = "redirect_cost"
 
 
 class Ruleset:
@@ -119,6 +121,12 @@ class Ruleset:
                         out.append(UpgradeTile(h, c, d))
                         if state.bonus_tiles:
                             out.append(UpgradeTile(h, c, d, bonus=True))
+        if REDIRECT_KEY in state.instance.map_rules:  # the open end of an incomplete track turned (base rules)
+            for link in state.links():
+                end = link.path[-1]
+                if not link.complete and end not in state.second_track:
+                    back, now = link.path[-2], state.track_from(end, link.path[-2])
+                    out.extend(RedirectTile(end, back, side) for side in end.neighbours() if side not in (back, now))
         for town in state.board.towns:  # a town tile's own track into the stop next door
             for stop in town.neighbours():
                 if state.board.is_stop(stop):
@@ -132,7 +140,7 @@ class Ruleset:
         if state.phase == "over":
             return "the game is over"
         expected = {"shares": (IssueShares,), "action": (SelectAction,),
-                    "build": (LayTile, UpgradeTile, TownTrack, Urbanize, EndBuild), "ship": (Ship, UpgradeLocomotive, Pass)}[state.phase]
+                    "build": (LayTile, UpgradeTile, TownTrack, RedirectTile, Urbanize, EndBuild), "ship": (Ship, UpgradeLocomotive, Pass)}[state.phase]
         if not isinstance(move, expected):
             return f"'{move}' is not a move of the {state.phase} phase"
         check = getattr(self, f"_check_{type(move).__name__}")
@@ -306,6 +314,40 @@ class Ruleset:
             return f"the track would loop back into the stop it came from ({board.label(ends[0])})"
         return None
 
+    def _check_RedirectTile(self, state, move: RedirectTile) -> str | None:
+        """Base rules: "Redirecting an incomplete track: $2". The simple tile at the open end of an incomplete
+        track is turned: it keeps its side toward the track it extends and faces a new side. Assumed (the base
+        rules summary is silent): a redirect lays a tile, so it counts toward the tiles of the turn, like a
+        new tile; a town it now runs into gains a track (its town fee and town tile count, as for any tile)."""
+        h = move.hex
+        price = state.instance.map_rules.get(REDIRECT_KEY)
+        if price is None:
+            return f"the board file gives no price for redirecting track (map_rules.{REDIRECT_KEY}), so it is refused"
+        ends = {link.path[-1]: link.path[-2] for link in state.links() if not link.complete}
+        if h not in ends:
+            return f"there is no open end of an incomplete track on {h} to redirect"
+        if h in state.second_track:
+            return f"{h} holds a complex tile; only a simple tile at an open end is redirected"
+        if move.back != ends[h]:
+            return f"the tile on {h} extends the track toward {ends[h]}, so it keeps that side (got {move.back})"
+        if move.side in state.track[h]:
+            return f"the tile on {h} already faces {move.side}; a redirect turns it to face another side"
+        if h in state.orphans:
+            return (f"the incomplete track on {h} has lost its owner and cannot be redirected "
+                    "(reading incomplete-track=owner-lost)")
+        problem = self._track_problem(state, h, (move.back, move.side)) or self._town_tracks_problem(state, move)
+        if problem:
+            return problem
+        if state.tiles_laid + self._town_tile_count(state, move) + 1 > state.tile_limit():
+            return f"at most {state.tile_limit()} tiles this turn (a redirect counts as a tile)"
+        cost = self.lay_cost(state, move)
+        if cost > state.cash:
+            return f"redirecting the track on {h} costs ${cost} but only ${state.cash} is in hand"
+        ends_after = self._ends_after(state, h, move.back, move.side)
+        if ends_after and ends_after[0] == ends_after[1]:
+            return f"the track would loop back into the stop it came from ({state.board.label(ends_after[0])})"
+        return None
+
     def _complex_on(self, state) -> bool:
         return getattr(state.rules, "complex_tiles", False)
 
@@ -359,6 +401,8 @@ class Ruleset:
     def _new_sides(self, move) -> tuple[Hex, ...]:
         if isinstance(move, TownTrack):
             return (move.town, move.stop)
+        if isinstance(move, RedirectTile):
+            return (move.side,)  # the kept side's stop or track already joins this tile
         if isinstance(move, LayTile) and move.second is not None:
             return (move.side_a, move.side_b) + tuple(move.second)
         return (move.side_a, move.side_b)
@@ -372,6 +416,9 @@ class Ruleset:
         """The tile's own price (before town fees) and how it is made up."""
         if isinstance(move, TownTrack):
             return 0, "a town tile's track only"
+        if isinstance(move, RedirectTile):
+            cost = state.instance.map_rules[REDIRECT_KEY]
+            return cost, f"redirect ${cost}"
         if move.bonus and not self.bonus_tiles_pay(state):
             return 0, "a free bonus tile"
         if isinstance(move, UpgradeTile):
@@ -542,6 +589,10 @@ class Ruleset:
         self._place(state, move, 0)
         state.town_links.add(frozenset((move.town, move.stop)))
 
+    def _apply_RedirectTile(self, state, move: RedirectTile) -> None:
+        self._place(state, move, 1)
+        state.track[move.hex] = (move.back, move.side)  # not an extension: open_since stays (incomplete-track)
+
     def _apply_UpgradeTile(self, state, move: UpgradeTile) -> None:
         self._place(state, move, self._upgrade_tiles(state))
         state.second_track[move.hex] = (move.side_a, move.side_b)
@@ -549,14 +600,14 @@ class Ruleset:
     def _place(self, state, move, tiles: int) -> None:
         """Pay for a tile or upgrade, count it toward the turn's tiles, and join its towns."""
         cost = self.lay_cost(state, move)
-        if move.bonus:
+        if getattr(move, "bonus", False):
             state.bonus_tiles -= 1
         else:
             state.tiles_laid += tiles + self._town_tile_count(state, move)
         for side in self._new_sides(move):
             if side in state.board.towns and side not in state.new_cities:
                 state.town_tracks[side] = state.town_tracks.get(side, 0) + 1
-                if not move.bonus:
+                if not getattr(move, "bonus", False):
                     # the town tile counts once a turn, with the first tile that counts itself: a bonus
                     # placement is outside the count, so the round's count never depends on build order
                     state.towns_touched.add(side)
@@ -614,7 +665,7 @@ class Ruleset:
             state.cash = 0
         if state.income < s.income_floor:
             state.lost = f"income fell below {s.income_floor} in round {state.round}"
-            if getattr(state.rules, "clear_when_under", False) and self.is_cleared(state):
+            if getattr(state.rules, "clear_when_under", False) and self.is_cleared(state) and not self.plays_on(state):
                 state.lost = None  # clear-and-under=cleared: the clear, met in the shipping, stands
         reduction = 0
         for low, high, loss in s.income_reduction:
@@ -625,7 +676,7 @@ class Ruleset:
         state.accounts = {"income_collected": collected, "expenses": expenses, "shortfall": shortfall,
                           "income_reduction": reduction}
         self.advance_round_marker(state)
-        if state.lost is None and self.is_cleared(state):
+        if state.lost is None and state.cleared_round is None and self.is_cleared(state):
             state.cleared_round = state.round
         state.round += 1
         state.action = None
@@ -636,10 +687,23 @@ class Ruleset:
         state.locomotive_raised = False
         state.exit_used = False
         state.discount_used = False
-        if state.lost or state.cleared_round is not None or state.round > state.last_round:
+        state.phase = "shares"
+        if state.cleared_round is not None and state.lost is None and not state.playing_out:
+            problem = self.after_clear_problem(state)  # the game plays on past the clear (reading end-of-game)
+            if problem:
+                state.lost, state.cleared_round = problem, None
+        if state.lost or (state.cleared_round is not None and not state.playing_out) or state.round > state.last_round:
             state.phase = "over"
-        else:
-            state.phase = "shares"
+
+    def plays_on(self, state) -> bool:
+        """Does the game run on past the clear to the end of the round track (Easter Island, reading
+        end-of-game=round-track)? Base: no, the game ends at the clear."""
+        return False
+
+    def after_clear_problem(self, state) -> str | None:
+        """Called at the start of the round after the clear (phase "shares"): why the clear does not stand
+        because the rest of the round track cannot be played out without losing, or None."""
+        return None
 
     def advance_round_marker(self, state) -> None:
         pass

@@ -52,6 +52,7 @@ class Rules:
     zoo_bonus_town_track: str = "refused"  # Zoo: a bonus tile may (allowed) or may not lay a town tile's own track
     complex_tile_set: str = "assumed"  # base rules: the complex tiles that exist (crossing = two straights), or any pair
     track_into_side: str = "refused"  # a track end facing the side of another track: refused (judged at the round's end) or allowed
+    end_of_game: str = "at-clear"   # Easter Island: the game ends at the clear, or runs to the end of the round track
 
     def describe(self) -> list[str]:
         return [f"{k}={'on' if v is True else 'off' if v is False else v}" for k, v in self.__dict__.items()]
@@ -113,6 +114,9 @@ class GameState:
     cleared_round: int | None = None
     accounts: dict = field(default_factory=dict)                    # last round's income and expenses
     round_limit: int | None = None                                  # last round (None: the scenario's round track)
+    # reading end-of-game=round-track: the rounds after the clear as the referee played them out (shares, action)
+    after_clear: tuple[str, ...] = ()
+    playing_out: bool = False                                       # a copy the referee plays past the clear
     _links: list[Link] | None = None
     _pairs: frozenset | None = None
 
@@ -318,6 +322,7 @@ class GameState:
             "shares": self.shares, "locomotive": self.locomotive, "cleared": self.is_cleared(),
             "cleared_round": self.cleared_round, "lost": self.lost, "spent_on_track": self.spent_on_track,
             **({"last_round": dict(self.accounts)} if self.accounts else {}),
+            **({"after_clear": list(self.after_clear)} if self.after_clear else {}),
             "goods": {str(h): list(c) for h, c in sorted(self.goods.items()) if c},
             "fed": sorted(str(h) for h in self.fed),
         }

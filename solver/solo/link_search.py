@@ -45,7 +45,8 @@ by round R and map it round by round, with L_r = the pairs its shipments have us
 4. Clear: the play's final network joins every ruin; the abstract clearing round adds those pairs
    (the cheapest such completion is found by an exact Steiner tree over the stop graph with each new
    pair weighted by its per-link bound, `_completion`), within the tiles and cash that round has.
-5. Rounds after the clear do not exist; the search stops at the clear.
+5. Rounds after the clear do not exist; the search stops at the clear. (Under end-of-game=round-track the
+   game plays on, but only clears the default also counts, in the same round, count: the argument holds.)
 6. Pruning: a position is dropped only when another with the same discrete part has at least its
    income and tile allowance, at most its shares, and cash + 5 x (shares fewer) at least its cash
    (`Money.covers`: the same relation as in point 2, kept by every abstract step, point 3), or when

@@ -2,7 +2,8 @@
 
 A board is a few hexes in one or two rows (3 to 8) with random terrain, stops, towns, cubes, cash,
 share limit, prices ($0 terrain, town fees and complex extras, prices above the base, actions out of
-reach), round limit (1 to 5) and readings (every named reading of the map, any value). The truth comes from
+reach, a redirect price or none), round limit (1 to 5) and readings (every named reading of the map, any
+value). The truth comes from
 solver.solo.exhaustive (the engine alone). The claims of `aos-solve easter-island` and `aos-solve zoo`
 (the same `analyse` the commands call, with small reproducible budgets) are checked against it:
 - a proved minimum equals the truth, and "not clearable" is said only when nothing clears;
@@ -161,6 +162,8 @@ def random_board(seed: int, wide: bool = False) -> Board:
             continue
         if rng.random() < 0.35:
             readings.append(f"{r.name}={rng.choice(r.values).name}")
+    if rng.random() < 0.7:  # the base rule "Redirecting an incomplete track: $2" at a random price (drawn last,
+        lines.append(f"redirect_cost = {a(rng.choice([0, 1, 2, 2, 5]))}")  # so the boards before it are the same)
     return Board(ruleset, "\n".join(lines) + "\n", setup, readings, rounds, seed)
 
 

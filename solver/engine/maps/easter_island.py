@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 from solver.engine.ruleset import Ruleset
-from solver.engine.moves import SelectAction
+from solver.engine.moves import EndBuild, IssueShares, Pass, SelectAction
 
 
 class EasterIsland(Ruleset):
@@ -106,6 +106,78 @@ class EasterIsland(Ruleset):
         if any(state.goods.values()):
             return False
         return ruins_connected(state)
+
+
+    # -- reading end-of-game ------------------------------------------------------------------------
+    def plays_on(self, state) -> bool:
+        return getattr(state.rules, "end_of_game", "at-clear") == "round-track"
+
+    def after_clear_problem(self, state) -> str | None:
+        """Reading end-of-game=round-track: the game runs to the end of the round track, so the clear stands
+        only if rounds `state.round`..last_round can be played out legally with income never below the floor.
+
+        The reading defines the play-out as the sheet leaves it: each round after the clear is shares (any
+        count), an action (none, where allowed, or any legal one), no build, and a pass for every shipment.
+        After the clear no cube is left and none comes back ("This map does not use the goods display"), so
+        nothing can be shipped and income never rises again, and the clear can never be undone (track is
+        never removed). Laying track or raising the locomotive after the clear only spends cash or adds
+        expenses; the reading leaves them out of the play-out. The search below is exact for that play-out
+        (every share count and action, memoised on everything the later rounds read), judged by this
+        referee's own moves and end of round.
+        """
+        if not self.plays_on(state) or state.round > state.last_round:
+            return None
+        probe = state.clone()
+        probe.phase, probe.playing_out = "shares", True
+        found = self._play_out(probe, {})
+        if found is None:
+            return (f"the clear in round {state.round - 1} does not stand: the game runs to the end of the round "
+                    f"track (round {state.last_round}; reading end-of-game=round-track) and no play of the "
+                    f"rounds after it keeps income at or above {state.scenario.income_floor}")
+        state.after_clear = tuple(found)
+        return None
+
+    def _play_out(self, s, seen: dict, prune: bool = True) -> list[str] | None:
+        """The rounds from `s` (phase "shares") to the last, as texts, played without losing; None if none.
+        `prune=False` tries every share count and action (tests compare the two)."""
+        if s.round > s.last_round:
+            return []
+        key = (s.round, s.cash, s.income, s.shares, s.locomotive, s.blockers, tuple(sorted(s.new_city_supply)))
+        if key in seen:
+            return seen[key]
+        seen[key] = None
+        sc = s.scenario
+        # Below every income-reduction bracket (income never rises after the clear) more cash, more income and
+        # fewer shares are never worse, so where no action is allowed: no action (an action only costs, or
+        # raises the locomotive's expenses, or moves blockers no later round needs), and no more shares than
+        # keep this round's cash from going short (a share issued beyond that is better issued next round: $1
+        # richer, the same otherwise). Where an action must be selected (strict-action=on), a share more may
+        # pay for it, so every count is tried. Above a bracket's floor a shortfall can leave more income than the reduction
+        # would, so every count and action is tried there.
+        calm = prune and all(low > s.income for low, _, _ in sc.income_reduction)
+        most = sc.max_shares - s.shares
+        for k in range(0, most + 1):
+            a = s.child(IssueShares(k))
+            actions = [m for m in self.candidate_moves(a) if a.why_illegal(m) is None]  # none first
+            optional = bool(actions) and actions[0] == SelectAction(None)
+            if calm and optional:
+                actions = actions[:1]
+            short = False
+            for act in actions:
+                b = a.child(act)
+                b.apply(EndBuild())
+                while b.phase == "ship":
+                    b.apply(Pass())
+                short = short or b.accounts.get("shortfall", 0) > 0
+                if b.lost:
+                    continue
+                rest = self._play_out(b, seen, prune)
+                if rest is not None:
+                    seen[key] = [f"round {s.round}: {IssueShares(k)}, {act}"] + rest
+                    return seen[key]
+            if calm and optional and not short:
+                break  # no action, not short with k shares: more shares this round are never better
+        return None
 
 
 def ruins_connected(state) -> bool:

@@ -5,6 +5,27 @@ round R), OPEN (no proof either way), or MAY_CLEAR (the engine found a pattern t
 `pattern` goes to the plan side, which must still find a plan the referee replays). Only NO_CLEAR and
 `bound` are claims; the soundness fuzzer (solver/solo/soundness.py) checks both against exhaustive
 search on thousands of tiny boards, for every engine in the registry.
+
+Readings that only remove clears keep every engine sound with no change: reading end-of-game=round-track
+(Easter Island: the game plays on to the end of the round track, and a clear stands only if the rounds after
+it keep income at or above the floor) counts a clear in round c only where the default end-of-game=at-clear
+counts the same play's clear in round c, so "no play clears by R" and every lower bound proved without it
+hold under it. The engines read the other readings they depend on from `Position.rules`.
+
+Redirecting track (base rules: "Redirecting an incomplete track: $2"; the referee's `redirect HEX KEPT NEW`,
+priced by the board file's map_rules.redirect_cost, counting as a tile of the turn) only adds plays, and every
+engine stays a relaxation with no change. A redirect turns the simple tile at the open end of an incomplete
+link: until then that tile carried nothing and belonged to no complete link, and the hex already held track
+(it was counted as a new hex, and its placement as a tile, when first laid). So a play with redirects maps
+into each engine as it is: the hexes holding track by each round and the tiles counted by each round are the
+play's own (a redirect is one more counted placement on a hex already counted, and adds a track at a town it
+runs into as any tile does); the money spent by each round is the play's own and at least the engines'
+charges (a redirect costs >= 0 more); each complete link exists from the round the play completes it (by a
+redirect or a new tile), which is the round the engines read; where an argument names the round a hex's
+track was laid (the link search's laying order and town tiles, points 8 and 9, on cumulative budgets), the
+round of its last redirect or its first placement are both no later than the round its link is first used,
+and the tiles counted by then include it. The soundness fuzzer's truth (solver/solo/exhaustive.py) explores
+redirects wherever a board prices them.
 """
 from __future__ import annotations
 
