@@ -197,7 +197,8 @@ def job_get(job_id: str):
 
 @solo.post("/api/jobs/<job_id>/cancel")
 def job_cancel(job_id: str):
-    job = _jobs().cancel(job_id)
+    """Cut the solve short and keep what it found (`?now=1`: the page is closing, stop it without waiting)."""
+    job = _jobs().cancel(job_id, wait=0 if request.args.get("now") else None)
     if job is None:
         return jsonify({"error": f"no solve {job_id!r}", "field": None}), 404
     return jsonify(job.view())

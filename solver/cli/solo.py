@@ -16,10 +16,10 @@ READING_HELP = ("A reading of the rule sheets, NAME=VALUE (repeatable); e.g. bag
                 "`aos-solve readings` lists them with their values and defaults.")
 
 
-TIME_LIMIT_HELP = ("Seconds. In the default reproducible mode the work budgets (--work, --cp-time, --plan-cp-time) "
-                   "bound the time, and 10 times this (at least 60 s) is a wall-clock cap on the whole solve, a "
-                   "safety net: a solve the cap stops says so, and may then differ from run to run. With "
-                   "--wall-clock the whole solve stops at it. The network optimizer gets up to a third of it.")
+TIME_LIMIT_HELP = ("Wall-clock seconds for the whole solve: it stops by then and answers with what it found and "
+                   "proved, saying so (such an answer may differ from run to run). In the default reproducible "
+                   "mode the work budgets (--work, --cp-time, --plan-cp-time) decide the answer when they are "
+                   "spent first. The network optimizer gets up to a third of it.")
 
 
 # Options the solo commands share (easter-island and zoo).

@@ -181,8 +181,8 @@ def answer_text(data: dict, instance: Instance, rules, verbose: bool = False, ex
              + " (listed at the end)")
     cap = data.get("time_cap") or {}
     if cap.get("hit"):
-        L.append(f"Stopped by the wall-clock cap ({cap['seconds']:g} s, from --time-limit) before the work budgets "
-                 "were spent: this answer is what was found and proved by then, and another run may find more.")
+        L.append(f"Stopped at the time limit ({cap['seconds']:g} s, --time-limit) before the work was done: this "
+                 "answer is what was found and proved by then; a larger --time-limit may find or prove more.")
     L.append("")
     L.append(f"Verdict within {plural(data['round_limit'], 'round')}: {data['verdict'].upper()}")
     L.append(f"  because {_plain(data['verdict_proof'])}")
@@ -285,8 +285,10 @@ def _relaxation_lines(log: list[dict]) -> list[str]:
     out = []
     for entry in log:
         if entry["relaxation"] == "unknown":
+            budget = entry.get("cp_time")
+            larger = f"--cp-time {4 * budget:g} (it had {budget:g})" if budget else "a larger --cp-time"
             out.append(f"  not decided: whether any play clears by round {entry['rounds']}; the relaxation of the "
-                       "game gave no answer within its work budget (--cp-time); a larger --cp-time may settle it")
+                       f"game gave no answer within its work budget; {larger} may settle it")
         elif entry["relaxation"] == "feasible":
             out.append(f"  not decided: the relaxation of the game admits clearing by round {entry['rounds']}, so it "
                        "cannot raise the bound; no plan that clears then was found (a larger --work or "

@@ -41,7 +41,7 @@ from solver.engine.plan import Plan, RoundPlan, replay
 from solver.solo.round_search import Node, RoundPlanner, widths
 from solver.solo.prune import prune_idle_track
 from solver.solo.plan_finders import EconomyFinder
-from solver import progress
+from solver import interrupt, progress
 from solver.solo.relaxation import SolveParams, proof_record, min_shares_bound
 from solver.solo.proofs import Position, bound_before_search, raise_bound
 from solver.solo.proofs.relaxation import relaxation_spec
@@ -353,6 +353,8 @@ def target_networks(instance: Instance, setup: Setup, time_limit: float,
         return [(base, None)]
     ranked = []
     for i, t in enumerate(sorted(instance.board.towns)):
+        if ranked and interrupt.past_cap():  # out of time: the towns ranked so far (a heuristic choice)
+            break
         net = cheapest_network(instance, ruins + [t], time_limit=time_limit)
         if net.cost is None:
             continue
@@ -439,6 +441,8 @@ def analyse(instance: Instance, difficulty: str, setup: Setup, rules: Rules = Ru
     allowance = budget  # deterministic mode: round plans allowed so far (`budget` more per target network)
 
     def over() -> bool:
+        if interrupt.past_cap():  # the --time-limit cap (or Cancel in the app): stop with what was found
+            return True
         if budget is not None:
             return answer.search["round_plans_tried"] >= allowance
         return time.monotonic() > deadline

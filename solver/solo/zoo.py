@@ -34,7 +34,7 @@ from dataclasses import dataclass
 
 import networkx as nx
 
-from solver import progress
+from solver import interrupt, progress
 from solver.board.hexgrid import Hex
 from solver.board.instance import Instance
 from solver.engine.moves import Pass, Ship, UpgradeLocomotive
@@ -447,6 +447,8 @@ def analyse(instance: Instance, difficulty: str, setup: Setup, rules: Rules = Ru
     best: dict = {"key": None, "target": None}
 
     def over() -> bool:
+        if interrupt.past_cap():  # the --time-limit cap (or Cancel in the app): stop with what was found
+            return True
         if budget is not None:
             return answer.search["round_plans_tried"] >= budget
         return time.monotonic() > deadline
@@ -492,7 +494,7 @@ def analyse(instance: Instance, difficulty: str, setup: Setup, rules: Rules = Ru
         progress.note("plan optimizer", rounds=f"{lower}..{limit}")
         answer.search["optimizer_work"] = optimize(state0, lower, limit, min(params.economy_width, 30), offer,
                                                    lambda: answer.upper_bound, answer.search.setdefault("optimizer", []),
-                                                   None if budget is not None else over)
+                                                   interrupt.past_cap if budget is not None else over)
     # 1. Heuristic networks first (cheap to make), widening the beam.
     search(target_networks(instance, rules, None), widths(beam_width))
     # 2. The proven cheapest networks: reported, and searched too while the minimum is open.

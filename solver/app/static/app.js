@@ -226,17 +226,28 @@ $("board-file").addEventListener("change", async () => {
 function settings() { return {time_limit: $("time-limit").value, work: $("work").value}; }
 
 async function solve() {
+  if (S.starting || (S.job && $("status").dataset.state === "running")) return;   // a double click: one solve
   say("solve-error", "");
+  say("from-error", "");
   const req = {tab: TAB, board: S.board.id, difficulty: $("difficulty").value, readings: readings(), ...settings()};
   if (S.seed !== null) req.seed = S.seed; else req.setup = S.setup;
+  busy();
   startJob(await api("POST", "/api/solve", req), "solve-error");
 }
 
+function busy() {   // the buttons are disabled the moment a solve is asked for, not when the server answers
+  S.starting = true;
+  $("solve").disabled = true;
+  $("from-here").disabled = true;
+}
+
 function startJob(r, errorField) {
-  if (!r.ok) { say(errorField, r.data.error); return; }
+  S.starting = false;
+  if (!r.ok) { stopped(); say(errorField, r.data.error); return; }
   S.job = r.data.id;
   $("answer").hidden = true;
   say("solve-error", "");
+  say("from-error", "");
   $("progress").innerHTML = "";
   $("cancel").disabled = false;
   $("solve").disabled = true;
@@ -273,14 +284,21 @@ function showJob(job) {
   if (job.state === "running") return;
   clearInterval(S.timer);
   stopped();
-  if (job.state === "done") showAnswer(job);
-  else if (job.message) say("solve-error", job.message);
+  if (job.state === "done" || (job.state === "cancelled" && job.answer)) showAnswer(job);
+  if (job.state === "cancelled") say("status", `${job.title}: ${job.message || "stopped"} (after ${job.seconds} s)`);
+  else if (job.state !== "done" && job.message) say("solve-error", job.message);
 }
 
 $("solve").addEventListener("click", solve);
 $("cancel").addEventListener("click", async () => {
+  $("cancel").disabled = true;
+  say("status", "stopping: keeping what was found so far…");
   const r = await api("POST", `/api/jobs/${S.job}/cancel`);
   if (r.ok) showJob(r.data); else say("solve-error", r.data.error);
+});
+// A closed tab stops its solve at once (the server also stops a solve nobody asks about for 30 s).
+window.addEventListener("pagehide", () => {
+  if (S.job && $("status").dataset.state === "running") navigator.sendBeacon(`/api/jobs/${S.job}/cancel?now=1`);
 });
 
 // ---------------------------------------------------------------- the answer and playing along
@@ -388,6 +406,7 @@ $("from-here").addEventListener("click", async () => {
     say("from-error", "The plan so far is not valid JSON: " + e.message);
     return;
   }
+  busy();
   startJob(await api("POST", "/api/play-along", {tab: TAB, board: S.board.id, prefix, ...settings()}), "from-error");
 });
 
