@@ -235,9 +235,9 @@ class Jobs:
 
 
 def _known(progress: list) -> str:
-    """"; rounds 10..11 were known" from the last progress note that had bounds."""
+    """"; known by then: at least 10 rounds, best plan so far 11" from the last progress note with bounds."""
     rounds = next((p["rounds"] for p in reversed(progress) if p.get("rounds")), None)
-    return f"; rounds {rounds} were known (at least .. best plan so far)" if rounds else ""
+    return f"; known by then: {rounds}" if rounds else ""
 
 
 def _answer_words(data: dict) -> str:

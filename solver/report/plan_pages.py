@@ -16,6 +16,7 @@ from solver.board.hexgrid import Hex
 from solver.engine.moves import Ship
 from solver.engine.plan import Plan, replay
 from solver.report.render import ShipPath, render_board
+from solver.report.words import plural
 
 
 @dataclass
@@ -66,9 +67,9 @@ def round_pictures(instance, plan: Plan) -> tuple[list[RoundPicture], object]:
         if isinstance(step.move, Ship):
             path = ship_path(state, step.move)
             text = f"{step.move.colour} cube {step.move.route[0]} → {step.move.route[-1]}, " \
-                   f"{len(step.move.route) - 1 - len(step.move.teleports)} link(s)"
+                   f"{plural(len(step.move.route) - 1 - len(step.move.teleports), 'link')}"
             if step.move.teleports:
-                text += f", {len(step.move.teleports)} teleport(s)"
+                text += f", {plural(len(step.move.teleports), 'teleport')}"
             pic.ships.append(ShipPath(path.hexes, path.teleports, f"{len(pic.ships) + 1}: {text}"))
             pic.ship_texts.append(text)
         elif step.text in ("locomotive", "pass"):

@@ -506,8 +506,9 @@ def analyse(instance: Instance, difficulty: str, setup: Setup, rules: Rules = Ru
                   "variant": variant.name, "rounds": None}
         tried.append(record)
         for width in widths(beam_width):
-            progress.note(f"beam search, width {width}" + (f", variant {n + 1}" if n else ""),
-                          rounds=f"{lower}..{answer.upper_bound or limit}")
+            progress.note("searching for a plan" + (f" (another way, {n + 1})" if n else ""),
+                          method=f"beam search, width {width}" + (f", variant {n + 1}" if n else ""),
+                          rounds=progress.rounds_text(lower, answer.upper_bound, limit))
             planner = planner_for(width, variant, target)
             found = planner.run(answer.upper_bound - 1 if answer.upper_bound else limit, start)
             if n == 0:
@@ -574,7 +575,7 @@ def analyse(instance: Instance, difficulty: str, setup: Setup, rules: Rules = Ru
     if polish_width is None:
         polish_width = 8 if params.for_shares().plan_time > 0 else 0
     if answer.plan is not None and not over() and polish_width:
-        progress.note("looking for fewer shares", rounds=f"{lower}..{answer.upper_bound}")
+        progress.note("looking for fewer shares", rounds=progress.rounds_text(lower, answer.upper_bound, limit))
         planner = planner_for(polish_width, best_variant, best_target)
         found = planner.run(answer.upper_bound, start)
         answer.search["polish_width"] = polish_width
@@ -618,7 +619,8 @@ def _optimize(answer: Answer, state0: GameState, lower: int, limit: int, params:
     tried = answer.search["optimizer"] = []
 
     def ask(finder: EconomyFinder, last: int) -> bool:
-        progress.note("plan optimizer", rounds=f"{lower}..{answer.upper_bound or limit}")
+        progress.note("looking for a plan round by round", method="plan optimizer",
+                      rounds=progress.rounds_text(lower, answer.upper_bound, limit))
         found = finder.find(state0, last, stop=over)
         tried.append({"rounds": last, "width": finder.width, "share_weights": list(finder.share_weights),
                       "found": found is not None})
@@ -702,7 +704,8 @@ def _restricted(answer: Answer, state0, last_round: int, params: SolveParams, st
     `focus`: only candidate links between the stops the hint's links join (island_plans.plan_spec)."""
     from solver.solo.island_plans import plan_spec, restricted_plan
     from solver.solo.round_search import Node
-    progress.note("CP-SAT plan model (restriction)", rounds=f"{answer.lower_bound}..{last_round}")
+    progress.note("looking for a plan with a solver model", method="CP-SAT plan model (restriction)",
+                  rounds=progress.rounds_text(answer.lower_bound, answer.upper_bound, last_round))
     prefix = len(start.rounds) if start is not None else 0
     rounds_from, started = hint or ((answer.plan.rounds, "the best plan") if answer.plan is not None else (None, "nothing"))
     hint = rounds_from[prefix:] if rounds_from is not None else None

@@ -465,8 +465,8 @@ def analyse(instance: Instance, difficulty: str, setup: Setup, rules: Rules = Ru
             for name, links in targets:
                 if over() or answer.upper_bound == lower:
                     break
-                progress.note(f"beam search on network {name}, width {width}",
-                              rounds=f"{lower}..{answer.upper_bound or limit}")
+                progress.note("searching for a plan on another network", method=f"beam search on network {name}, "
+                              f"width {width}", rounds=progress.rounds_text(lower, answer.upper_bound, limit))
                 planner = planner_for(links, width)
                 found = planner.run(answer.upper_bound - 1 if answer.upper_bound else limit, start)
                 answer.search["round_plans_tried"] += planner.explored
@@ -491,7 +491,8 @@ def analyse(instance: Instance, difficulty: str, setup: Setup, rules: Rules = Ru
                 best["key"], best["target"] = key, None
             return key is not None
 
-        progress.note("plan optimizer", rounds=f"{lower}..{limit}")
+        progress.note("looking for a plan round by round", method="plan optimizer",
+                      rounds=progress.rounds_text(lower, answer.upper_bound, limit))
         answer.search["optimizer_work"] = optimize(state0, lower, limit, min(params.economy_width, 30), offer,
                                                    lambda: answer.upper_bound, answer.search.setdefault("optimizer", []),
                                                    interrupt.past_cap if budget is not None else over)

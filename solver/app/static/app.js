@@ -65,14 +65,15 @@ function showBoard(info) {
   const box = $("readings");
   box.innerHTML = "";
   for (const rd of info.readings) {
-    const lab = el("label", {title: `${rd.sheet}: “${rd.quote}”`}, rd.name + " ");
-    const sel = el("select", {"data-reading": rd.name, id: "reading-" + rd.name});
+    // each reading in words: the option says what it means (its name on hover), the sheet's sentence on the label
+    const lab = el("label", {title: `${rd.name} — ${rd.sheet}: “${rd.quote}”`}, rd.name.replace(/-/g, " ") + ": ");
+    const sel = el("select", {"data-reading": rd.name, "data-default": rd.default, id: "reading-" + rd.name, style: "max-width:100%"});
     for (const v of rd.values) {
-      const o = el("option", {value: v.name, title: v.means}, v.name + (v.name === rd.default ? " (default)" : ""));
+      const o = el("option", {value: v.name, title: `${rd.name}=${v.name}`}, v.means + (v.name === rd.default ? " (default)" : ""));
       sel.appendChild(o);
     }
     sel.value = rd.default;
-    sel.addEventListener("change", checkSetup);
+    sel.addEventListener("change", () => { readingsSummary(); checkSetup(); });
     lab.appendChild(sel);
     box.appendChild(lab);
   }
@@ -96,6 +97,12 @@ function showBoard(info) {
       "“remove top cube” takes the top cube off.");
   document.querySelectorAll("#board-svg .target").forEach((t) => t.addEventListener("click", () => clickHex(t)));
   drawFromSeed();
+}
+
+function readingsSummary() {
+  const changed = [...document.querySelectorAll("#readings select")].filter((s) => s.value !== s.dataset.default)
+    .map((s) => s.dataset.reading.replace(/-/g, " "));
+  say("readings-summary", changed.length ? `changed: ${changed.join(", ")}` : "the defaults");
 }
 
 function readings() {
@@ -274,12 +281,16 @@ function showJob(job) {
   const word = {running: "solving", done: "done", error: "bad input", cancelled: "cancelled", failed: "failed"}[job.state];
   $("status").dataset.state = job.state;
   say("status", `${job.title}: ${word}, ${job.seconds} s` + (job.state === "running" && last ? ` — ${last.phase}` +
-    (last.rounds ? `, rounds ${last.rounds} (proved lower bound..best plan so far, or the round limit)` : "") : ""));
+    (last.rounds ? `; ${last.rounds}` : "") : ""));
+  $("status").title = job.state === "running" && last && last.method ? last.method : "";
   const list = $("progress");
   list.innerHTML = "";
-  for (const p of job.progress) {
-    const extra = Object.entries(p).filter(([k]) => k !== "seconds" && k !== "phase").map(([k, v]) => `${k.replace(/_/g, " ")} ${v}`);
-    list.appendChild(el("li", {}, `[${p.seconds} s] ${p.phase}` + (extra.length ? "  " + extra.join("  ") : "")));
+  for (const p of job.progress) {   // the phase in words; the method's technical name on hover
+    const extra = Object.entries(p).filter(([k]) => !["seconds", "phase", "method", "rounds"].includes(k))
+      .map(([k, v]) => `${k.replace(/_/g, " ")} ${v}`);
+    const item = el("li", p.method ? {title: p.method} : {}, `${p.seconds} s: ${p.phase}` + (p.rounds ? `; ${p.rounds}` : "") +
+      (extra.length ? "; " + extra.join(", ") : ""));
+    list.appendChild(item);
   }
   if (job.state === "running") return;
   clearInterval(S.timer);
@@ -306,9 +317,11 @@ async function showAnswer(job) {
   const a = job.answer;
   S.answer = a;
   $("answer").hidden = false;
-  const rounds = a.min_rounds_proved ? `minimum ${a.min_rounds} rounds (proved)`
-    : `rounds between ${a.rounds_lower_bound} and ${a.rounds_upper_bound ?? "?"}`;
-  say("verdict", `${a.verdict.toUpperCase()}: ${a.verdict_proof}; ${rounds}` + (a.from_round ? ` — from round ${a.from_round}` : ""));
+  const rounds = a.min_rounds_proved ? `${a.min_rounds} rounds, the fewest possible (proved)`
+    : a.rounds_upper_bound ? `a plan in ${a.rounds_upper_bound} rounds; at least ${a.rounds_lower_bound} are needed`
+    : `at least ${a.rounds_lower_bound} rounds are needed`;
+  say("verdict", `${a.verdict.toUpperCase()}: ${rounds}` + (a.from_round ? ` (from round ${a.from_round})` : "") +
+    ". Why: " + a.verdict_proof);
   $("answer-page").src = `/api/jobs/${job.id}/page.html`;
   $("download-page").href = `/api/jobs/${job.id}/page.html?download=1`;
   const blob = new Blob([JSON.stringify(a, null, 2)], {type: "application/json"});
