@@ -64,6 +64,7 @@ function showBoard(info) {
   for (const d of Object.keys(info.difficulties)) diff.appendChild(el("option", {value: d}, d));
   const box = $("readings");
   box.innerHTML = "";
+  S.defaultBag = (info.readings.find((r) => r.name === "bag") || {}).default;
   for (const rd of info.readings) {
     // each reading in words: the option says what it means (its name on hover), the sheet's sentence on the label
     const lab = el("label", {title: `${rd.name} — ${rd.sheet}: “${rd.quote}”`}, rd.name.replace(/-/g, " ") + ": ");
@@ -73,23 +74,12 @@ function showBoard(info) {
       sel.appendChild(o);
     }
     sel.value = rd.default;
-    sel.addEventListener("change", () => { readingsSummary(); checkSetup(); });
+    sel.addEventListener("change", () => { readingsSummary(); palette(S.board); checkSetup(); });
     lab.appendChild(sel);
     box.appendChild(lab);
   }
-  const pal = $("palette");
-  pal.innerHTML = "";
-  if (!info.food_only) {
-    for (const c of info.colours) {
-      const b = el("button", {"data-colour": c, id: "colour-" + c, style: `background:${CUBE[c]};color:#fff`}, c);
-      b.addEventListener("click", () => pickColour(c));
-      pal.appendChild(b);
-    }
-    const rm = el("button", {"data-colour": "", id: "colour-remove"}, "remove top cube");
-    rm.addEventListener("click", () => pickColour(""));
-    pal.appendChild(rm);
-    pickColour(info.colours[0]);
-  }
+  palette(info);
+  $("clear").disabled = !!info.food_only;   // the Zoo's food is the sheet's: nothing to clear by hand
   say("setup-help", info.food_only
     ? "The Zoo: the sheet places the same food on every animal area and its colours do not matter, so the food " +
       "is drawn with the seed; choose the readings and solve."
@@ -97,6 +87,24 @@ function showBoard(info) {
       "“remove top cube” takes the top cube off.");
   document.querySelectorAll("#board-svg .target").forEach((t) => t.addEventListener("click", () => clickHex(t)));
   drawFromSeed();
+}
+
+// The colours the bag holds under the bag reading (purple is not offered under the default bag, which has none).
+function palette(info) {
+  const pal = $("palette");
+  pal.innerHTML = "";
+  if (info.food_only) return;
+  const bag = readings().bag;
+  const shown = info.colours.filter((c) => !info.default_bag || (bag && bag !== (S.defaultBag || bag)) || info.default_bag[c]);
+  for (const c of shown) {
+    const b = el("button", {"data-colour": c, id: "colour-" + c, style: `background:${CUBE[c]};color:#fff`}, c);
+    b.addEventListener("click", () => pickColour(c));
+    pal.appendChild(b);
+  }
+  const rm = el("button", {"data-colour": "", id: "colour-remove"}, "remove top cube");
+  rm.addEventListener("click", () => pickColour(""));
+  pal.appendChild(rm);
+  pickColour(shown.includes(S.colour) ? S.colour : shown[0]);
 }
 
 function readingsSummary() {
@@ -214,7 +222,19 @@ async function drawFromSeed() {
 }
 
 $("board").addEventListener("change", () => loadBoard($("board").value));
-$("difficulty").addEventListener("change", drawFromSeed);
+// A new difficulty keeps the cubes clicked on stops it also uses (a drawn setup is drawn again with its seed).
+$("difficulty").addEventListener("change", () => {
+  const clicked = S.seed === null && Object.values(S.setup).some((stack) => stack.length);
+  if (!clicked) { drawFromSeed(); return; }
+  const kept = {};
+  for (const [hex, n] of Object.entries(need())) if (S.setup[hex]) kept[hex] = S.setup[hex].slice(0, n);
+  const dropped = Object.keys(S.setup).filter((h) => !(h in kept) && S.setup[h].length);
+  S.setup = kept;
+  showSetup();
+  checkSetup().then(() => {
+    if (dropped.length) say("setup-ok", `Kept your cubes; ${dropped.map(label).join(", ")} hold none in ${$("difficulty").value}, so theirs were taken off.`);
+  });
+});
 $("draw").addEventListener("click", drawFromSeed);
 $("clear").addEventListener("click", () => { S.setup = {}; S.seed = null; showSetup(); checkSetup(); });
 $("board-file").addEventListener("change", async () => {
@@ -322,6 +342,11 @@ async function showAnswer(job) {
     : `at least ${a.rounds_lower_bound} rounds are needed`;
   say("verdict", `${a.verdict.toUpperCase()}: ${rounds}` + (a.from_round ? ` (from round ${a.from_round})` : "") +
     ". Why: " + a.verdict_proof);
+  // the page grows to its content: one scroll bar (the window's), not a scroll inside a scroll
+  $("answer-page").onload = () => {
+    const doc = $("answer-page").contentDocument;
+    if (doc && doc.body) $("answer-page").style.height = (doc.documentElement.scrollHeight + 20) + "px";
+  };
   $("answer-page").src = `/api/jobs/${job.id}/page.html`;
   $("download-page").href = `/api/jobs/${job.id}/page.html?download=1`;
   const blob = new Blob([JSON.stringify(a, null, 2)], {type: "application/json"});

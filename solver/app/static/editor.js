@@ -152,8 +152,6 @@
       if (n > 0) d.cubes[f.name] = n; else delete d.cubes[f.name];
       setups();
     } else if (E.tool === "erase") {
-      const [, gone] = featureAt(name);
-      if (gone) for (const d of Object.values(E.model.difficulties)) delete d.cubes[gone.name];
       for (const kind of ["cities", "towns", "exits"]) if (doc[kind]) doc[kind] = doc[kind].filter((f) => String(f.hex).toUpperCase() !== name);
     } else if (E.tool === "impassable") {
       if (!E.first) { E.first = name; draw(); return; }
