@@ -26,7 +26,8 @@ DRIVER = shutil.which("chromedriver")
 
 def _browser_or_reason(chromium=CHROMIUM, driver=DRIVER) -> str | None:
     if chromium is None or driver is None:
-        return "no headless Chromium: install Debian's chromium and chromium-driver (.ci/run does)"
+        return ("no headless Chromium: install Debian's chromium and chromium-driver "
+                "(sudo apt-get install chromium chromium-driver, as .ci/run does)")
     try:
         import selenium  # noqa: F401
     except ImportError:
@@ -45,7 +46,7 @@ def browser_gate(environ, chromium=CHROMIUM, driver=DRIVER) -> tuple[str | None,
 def test_without_a_browser_ci_fails_and_a_developer_skips_with_the_reason():
     assert browser_gate({"CI": "true"}, chromium=None) == (
         "fail", "CI must run the browser test: no headless Chromium: install Debian's chromium and chromium-driver "
-        "(.ci/run does)")
+        "(sudo apt-get install chromium chromium-driver, as .ci/run does)")
     action, why = browser_gate({}, driver=None)
     assert action == "skip" and "chromium-driver" in why
 
