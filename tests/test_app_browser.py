@@ -89,7 +89,7 @@ def wait_for(what, predicate, limit: float = 60.0):
         if value:
             return value
         time.sleep(0.1)
-    raise AssertionError(f"waited {limit} s for {what}")
+    raise AssertionError(f"waited {limit} s for {what() if callable(what) else what}")
 
 
 def shot(driver, name: str, element_id: str | None = None) -> None:
@@ -196,15 +196,39 @@ def test_the_app_in_a_browser(browser, app_url):
     wait_for("the answer from round 2", lambda: job_state(d) == "done" and "from round 2" in text(d, "verdict"))
     replanned = json.loads(d.execute_script("return JSON.stringify(S.plan)"))
     assert replanned["rounds"][0]["shares"] == played   # the round as played, kept in the new plan
-    shot(d, "play-along", "answer")
+
+    # -- play along by clicking: round 1 cleared, then marked on the board path by path and shipment by
+    #    shipment; the referee replays it live, and the solve goes on from round 2
+    select(d, "from-round", "2")
+    wait_for("the rounds as played", lambda: "replayed by the referee" in text(d, "from-ok"))
+    first = replanned["rounds"][0]
+    d.find_element("id", "mark-clear").click()
+    for path in first["build"]:
+        d.find_element("id", "mark-track").click()
+        for h in path.split("-"):
+            click_hex(d, h)
+        d.find_element("id", "mark-done").click()
+    for s in first["ship"]:
+        d.find_element("id", "mark-ship").click()
+        for h in s["route"].split("-"):
+            click_hex(d, h)
+        select(d, "mark-cube", s["cube"])
+        d.find_element("id", "mark-done").click()
+    wait_for("the referee's replay of the clicked round", lambda: "replayed by the referee" in text(d, "from-ok"))
+    marked = json.loads(d.find_element("id", "prefix").get_attribute("value"))["rounds"][0]
+    assert marked["build"] == first["build"] and marked["ship"] == first["ship"]
+    shot(d, "play-along", "play-along")
+    d.find_element("id", "from-here").click()
+    wait_for("the answer from the clicked round", lambda: job_state(d) == "done" and "from round 2" in text(d, "verdict"))
 
     # -- a long solve (the real Easter Island, hard) shows progress and is cancelled
     select(d, "board", "easter-island")
     wait_for("the Easter Island board", lambda: d.find_elements("css selector", '#board-svg .target[data-hex="L4"]'))
     select(d, "difficulty", "hard")
-    wait_for("the seeded setup", lambda: "checked" in text(d, "setup-ok"))
+    wait_for("the seeded hard setup", lambda: "Blue 6 (L4)" in text(d, "setup-table") and "checked" in text(d, "setup-ok"))
     d.find_element("id", "solve").click()
-    wait_for("live progress of this solve", lambda: job_state(d) == "running" and "Easter Island, hard: solving"
+    wait_for(lambda: f"live progress of this solve (status {text(d, 'status')!r}, {text(d, 'solve-error')!r})",
+             lambda: job_state(d) == "running" and "Easter Island, hard: solving"
              in text(d, "status") and d.find_elements("css selector", "#progress li"))
     shot(d, "progress", "solve-box")
     d.find_element("id", "cancel").click()

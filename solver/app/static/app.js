@@ -57,6 +57,7 @@ async function loadBoard(id) {
 
 function showBoard(info) {
   S.board = info;
+  S.mark = null;
   $("answer").hidden = true;
   $("board-svg").innerHTML = info.svg;
   const diff = $("difficulty");
@@ -129,8 +130,10 @@ function need() { return S.board.difficulties[$("difficulty").value] || {}; }
 function label(hex) { const s = S.board.stops.find((x) => x.hex === hex); return s ? s.label : hex; }
 
 function clickHex(target) {
+  if (S.mark) { markHex(target.dataset.hex); return; }   // playing along: the click marks what happened
   say("setup-error", "");
   const hex = target.dataset.hex;
+  setupNo++;
   if (S.board.food_only) {
     say("setup-error", "The Zoo's food is set by the sheet and drawn with the seed; clicks do not change it.");
     return;
@@ -210,10 +213,14 @@ async function checkSetup() {
   else say("setup-error", r.data.error);
 }
 
+// A draw answered after the player started clicking (or after a newer draw) is dropped: clicks win.
+let setupNo = 0;
 async function drawFromSeed() {
   say("setup-error", "");
+  const no = ++setupNo;
   const r = await api("POST", "/api/setup/draw", {board: S.board.id, difficulty: $("difficulty").value,
     readings: readings(), seed: $("seed").value});
+  if (no !== setupNo) return;
   if (!r.ok) { say("setup-error", r.data.error); return; }
   S.setup = r.data.setup;
   S.seed = r.data.seed;
@@ -236,7 +243,7 @@ $("difficulty").addEventListener("change", () => {
   });
 });
 $("draw").addEventListener("click", drawFromSeed);
-$("clear").addEventListener("click", () => { S.setup = {}; S.seed = null; showSetup(); checkSetup(); });
+$("clear").addEventListener("click", () => { setupNo++; S.setup = {}; S.seed = null; showSetup(); checkSetup(); });
 $("board-file").addEventListener("change", async () => {
   say("board-error", "");
   const f = $("board-file").files[0];
@@ -397,9 +404,86 @@ function fillPrefix() {
     cell(el("textarea", {class: "p-ship", rows: Math.max(2, rd.ship.length), cols: 26})).value = rd.ship.map(shipText).join("\n");
     t.appendChild(tr);
   });
-  t.querySelectorAll("input, textarea").forEach((x) => x.addEventListener("input", formToJson));
+  t.querySelectorAll("input, textarea").forEach((x) => x.addEventListener("input", () => { if (formToJson()) liveCheck(); else liveNo++; }));
   $("prefix").value = JSON.stringify({...S.plan, rounds}, null, 2);
   say("from-error", "");
+  const mr = $("mark-round");
+  mr.innerHTML = "";
+  rounds.forEach((_, i) => mr.appendChild(el("option", {value: i + 1}, String(i + 1))));
+  if (rounds.length) mr.value = String(rounds.length);
+  $("mark-box").hidden = !rounds.length;
+  const cubes = $("mark-cube");
+  cubes.innerHTML = "";
+  for (const c of S.board.colours) cubes.appendChild(el("option", {value: c}, c));
+  stopMarking();
+  liveCheck();
+}
+
+// ---------------------------------------------------------------- play along by clicking on the board
+function stopMarking() {
+  S.mark = null;
+  say("mark-now", "");
+  document.querySelectorAll("#board-svg .target.marked").forEach((t) => t.classList.remove("marked"));
+  ["mark-track", "mark-ship"].forEach((id) => $(id).classList.remove("on"));
+}
+function startMarking(mode) {
+  stopMarking();
+  S.mark = {mode, hexes: []};
+  $(mode === "track" ? "mark-track" : "mark-ship").classList.add("on");
+  say("mark-now", mode === "track" ? "Click the hexes of the path, from where it starts; then done."
+    : "Click the stop the cube leaves, then each stop it passes; then done.");
+}
+function markHex(hex) {
+  S.mark.hexes.push(hex);
+  const t = document.querySelector(`#board-svg .target[data-hex="${hex}"]`);
+  if (t) t.classList.add("marked");
+  if (S.mark.mode === "ship" && S.mark.hexes.length === 1 && S.goodsBefore) {  // the top cube there, as a default
+    const stack = S.goodsBefore[hex];
+    if (stack && stack.length) $("mark-cube").value = stack[stack.length - 1];
+  }
+  say("mark-now", `${S.mark.mode === "track" ? "path" : "shipment"}: ${S.mark.hexes.join("-")}`);
+}
+function markDone() {
+  if (!S.mark || !S.mark.hexes.length) return;
+  const tr = $("prefix-rounds").querySelector(`tr[data-round="${$("mark-round").value}"]`);
+  const h = S.mark.hexes;
+  const [box, line] = S.mark.mode === "track" ? [tr.querySelector(".p-build"), h.join("-")]
+    : [tr.querySelector(".p-ship"), `${h[0]} ${$("mark-cube").value} ${h.join("-")}`];
+  box.value = (box.value.trim() ? box.value.trim() + "\n" : "") + line;
+  const mode = S.mark.mode;
+  startMarking(mode);
+  if (formToJson()) liveCheck();
+}
+$("mark-track").addEventListener("click", () => startMarking("track"));
+$("mark-ship").addEventListener("click", () => startMarking("ship"));
+$("mark-done").addEventListener("click", markDone);
+$("mark-clear").addEventListener("click", () => {
+  const tr = $("prefix-rounds").querySelector(`tr[data-round="${$("mark-round").value}"]`);
+  tr.querySelector(".p-build").value = "";
+  tr.querySelector(".p-ship").value = "";
+  if (formToJson()) liveCheck();
+});
+
+// The referee replays the rounds as played after every change: the state reached, or the illegal step.
+let liveNo = 0;
+function liveCheck() {   // after a pause in typing (a third of a second), so that each keystroke is not a replay
+  const no = ++liveNo;
+  clearTimeout(S.liveTimer);
+  S.liveTimer = setTimeout(() => { if (no === liveNo) replayLive(no); }, 300);
+}
+async function replayLive(no) {
+  let prefix;
+  try { prefix = JSON.parse($("prefix").value); } catch (e) { return; }
+  const before = {...prefix, rounds: prefix.rounds.slice(0, Math.max(0, Number($("mark-round").value || 1) - 1))};
+  const [r, b] = await Promise.all([api("POST", "/api/play-along/check", {board: S.board.id, prefix}),
+    api("POST", "/api/play-along/check", {board: S.board.id, prefix: before})]);
+  if (no !== liveNo) return;
+  S.goodsBefore = b.ok ? b.data.goods : null;
+  if (r.ok) {
+    say("from-error", "");
+    say("from-ok", prefix.rounds.length ? `Rounds 1 to ${prefix.rounds.length} as played, replayed by the referee: ` +
+      `cash $${r.data.cash}, income ${r.data.income}, ${r.data.shares} shares, locomotive ${r.data.locomotive}.` : "");
+  } else { say("from-ok", ""); say("from-error", r.data.error); }
 }
 function formToJson() {
   say("from-error", "");
@@ -415,10 +499,10 @@ function formToJson() {
         const s = {from: w[0], cube: w[1], route: w[2]};
         if (w[3]) s.discount = w[3];
         ship.push(s);
-      } else { say("from-error", `round ${n}, shipment '${line}': expected FROM CUBE ROUTE, 'pass' or 'locomotive'`); return; }
+      } else { say("from-error", `round ${n}, shipment '${line}': expected FROM CUBE ROUTE, 'pass' or 'locomotive'`); return false; }
     }
     const shares = tr.querySelector(".p-shares").value;
-    if (!/^\d+$/.test(shares)) { say("from-error", `round ${n}: shares must be a whole number, got '${shares}'`); return; }
+    if (!/^\d+$/.test(shares)) { say("from-error", `round ${n}: shares must be a whole number, got '${shares}'`); return false; }
     const rd = {shares: Number(shares), action: tr.querySelector(".p-action").value.trim() || null,
       build: lines(".p-build"), ship};
     const target = tr.querySelector(".p-target").value.trim();
@@ -426,6 +510,7 @@ function formToJson() {
     rounds.push(rd);
   }
   $("prefix").value = JSON.stringify({...S.plan, rounds}, null, 2);
+  return true;
 }
 $("from-round").addEventListener("change", fillPrefix);
 $("prefix-file").addEventListener("change", async () => {
