@@ -361,3 +361,24 @@ def test_the_board_editor_in_a_browser(browser, app_url, tmp_path):
     assert doc["scenario"]["rounds"]["value"] == 9 and doc["scenario"]["rounds"]["source"] == "printed-board"
     board.write_text(saved)
     assert run(["easter-island", "--instance", str(board), "-d", "expert", "--seed", "1", "--quiet"]) == 0
+
+
+def test_the_layout_keeps_board_and_solve_in_sight(browser, app_url):
+    """At 1400 px and at 900 px wide the board sits beside the form (not below it) and the Solve button is in
+    the window without scrolling (its box is sticky)."""
+    url, _ = app_url
+    d = browser
+    try:
+        for width, height in ((1400, 1000), (900, 800)):
+            d.set_window_size(width, height)
+            d.get(url)
+            wait_for("the shipped maps", lambda: d.find_elements("css selector", "#board-svg .target"))
+            form = d.find_element("css selector", "#page-solve .left").rect
+            board = d.find_element("id", "board-svg").rect
+            assert board["x"] >= form["x"] + form["width"] and board["y"] < form["y"] + 100, (width, form, board)
+            inner = d.execute_script("return window.innerHeight")
+            solve = d.find_element("id", "solve").rect
+            assert 0 <= solve["y"] and solve["y"] + solve["height"] <= inner, (width, solve, inner)
+            shot(d, f"layout-{width}")
+    finally:
+        d.set_window_size(1400, 1200)

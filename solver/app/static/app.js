@@ -481,7 +481,8 @@ async function replayLive(no) {
   S.goodsBefore = b.ok ? b.data.goods : null;
   if (r.ok) {
     say("from-error", "");
-    say("from-ok", prefix.rounds.length ? `Rounds 1 to ${prefix.rounds.length} as played, replayed by the referee: ` +
+    const n = prefix.rounds.length;
+    say("from-ok", n ? (n === 1 ? "Round 1" : `Rounds 1 to ${n}`) + " as played, replayed by the referee: " +
       `cash $${r.data.cash}, income ${r.data.income}, ${r.data.shares} shares, locomotive ${r.data.locomotive}.` : "");
   } else { say("from-ok", ""); say("from-error", r.data.error); }
 }
