@@ -105,3 +105,14 @@ def test_panels_say_what_to_do_in_order_as_the_cli_does(capsys):
     assert page.index("issues") < page.index("Round 1") < page.index("Assumptions")
     assert text.index("issues") < text.index("Round 1") < text.index("Assumptions")
     assert text.count("Assumptions") == 1 and page.count("Assumptions") == 1
+
+
+def test_assumptions_opening_with_the_same_sentence_are_said_once():
+    """The shipped Easter Island's ruins share "Position assumed: no printed board ..." and differ only in the
+    sheet's line each quotes: one line names all twelve (issue 42: it was said four times)."""
+    from solver.board.provenance import grouped
+    inst = load_instance(INSTANCES / "easter-island.toml")
+    lines = grouped(inst, [(p.key, p.note) for p in inst.assumptions()])
+    opening = [what for what, note in lines if note.startswith("Position assumed")]
+    assert opening == ["12 ruins (Yellow 1, Yellow 2, Red 3, Red 4, Red 5, Red 6, Blue 1, Blue 2, Blue 3, Blue 4, "
+                       "Blue 5, Blue 6)"]
