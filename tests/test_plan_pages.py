@@ -105,6 +105,8 @@ def test_panels_say_what_to_do_in_order_as_the_cli_does(capsys):
     assert page.index("issues") < page.index("Round 1") < page.index("Assumptions")
     assert text.index("issues") < text.index("Round 1") < text.index("Assumptions")
     assert text.count("Assumptions") == 1 and page.count("Assumptions") == 1
+    assert text.index("Assumptions") < text.index("Readings of the rule sheets")        # the same order
+    assert page.index("Assumptions") < page.index("How the rule sheet was read")
 
 
 def test_assumptions_opening_with_the_same_sentence_are_said_once():

@@ -204,8 +204,8 @@ def _summary(data: dict) -> str:
 
 
 def _rests_on(instance, data: dict) -> str:
-    """Readings and assumptions after the plan, grouped, once."""
-    out = []
+    """Assumptions and readings after the plan, grouped, once (the CLI's order)."""
+    out = [_assumed(instance, data)]
     readings = data.get("readings")
     if readings:
         if isinstance(readings, dict):
@@ -216,11 +216,15 @@ def _rests_on(instance, data: dict) -> str:
                             + ("" if r.get("default", True) else " <b>(not the default)</b>") + "</li>"
                             for r in readings)
         out.append(f"<h2>How the rule sheet was read</h2><ul>{items}</ul>")
-    assumed = data.get("assumed_values") or []
-    if assumed:
-        from solver.board.provenance import grouped
-        out.append("<h2>Assumptions this answer used</h2><ul>" + "".join(
-            f"<li><b>{escape(what)}</b>: {escape(note)}</li>"
-            for what, note in grouped(instance, [(str(a.get("key")), str(a.get("note", ""))) for a in assumed]))
-            + "</ul>")
     return "".join(out)
+
+
+def _assumed(instance, data: dict) -> str:
+    """The assumptions, grouped (the CLI's order: assumptions, then readings)."""
+    assumed = data.get("assumed_values") or []
+    if not assumed:
+        return ""
+    from solver.board.provenance import grouped
+    return "<h2>Assumptions this answer used</h2><ul>" + "".join(
+        f"<li><b>{escape(what)}</b>: {escape(note)}</li>"
+        for what, note in grouped(instance, [(str(a.get("key")), str(a.get("note", ""))) for a in assumed])) + "</ul>"
