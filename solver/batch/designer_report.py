@@ -129,7 +129,7 @@ def hardest_table(s: dict, kind: str, run: pathlib.Path) -> list[str]:
     def page(h: dict) -> str:
         path = h.get("plan_page")
         ok = isinstance(path, str) and path.startswith("plans/") and ".." not in path and (run / path).is_file()
-        return f"[plan]({path})" if ok else "not kept"
+        return f"[plan]({path})" if ok else "not kept (batch --keep-plans writes it)"
     if not s["hardest"]:
         return []
     if kind == "score":
