@@ -48,3 +48,16 @@ def default_instance(name: str) -> Path:
         if path.exists():
             return path
     raise InputError(f"cannot find instances/{name}.toml; give the board file with --instance", "--instance")
+
+
+#: the rulesets played alone from a difficulty's setup (`aos-solve easter-island`, `aos-solve zoo`)
+SOLO = ("easter-island", "zoo")
+
+
+def board_warnings(inst: Instance) -> list[str]:
+    """What a valid board still lacks to be solved (shown by `map validate` and the board editor)."""
+    out = []
+    if inst.scenario.ruleset in SOLO and not inst.difficulties:
+        out.append(f"no difficulty: `aos-solve {inst.scenario.ruleset}` needs at least one "
+                   "([difficulty.NAME] with the cubes on each stop; the board editor's Difficulties)")
+    return out

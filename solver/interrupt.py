@@ -49,7 +49,10 @@ def _watch(fd: int) -> None:
             return
         if not data:
             return
-        if any(b in (signal.SIGINT, signal.SIGTERM) for b in data):
+        cut = signal.SIGUSR1 in data and _cut_short_on
+        if cut:
+            cut_short()
+        if cut or any(b in (signal.SIGINT, signal.SIGTERM) for b in data):
             with _lock:
                 stoppers = list(_stoppers.values())
             for stop in stoppers:
@@ -104,13 +107,33 @@ def stop_solves(thread: int) -> int:
 
 
 _cap: dict = {"deadline": None, "hit": False}
+_cut_short_on = False
+_cut = False  # cut_short was called: every later cap is spent at once
+
+
+def cut_short() -> None:
+    """Spend the wall-clock cap now: every search stops as if its time had run out and the answer is what was
+    found and proved so far (the app's Cancel). Cutting a search short only finds or proves less."""
+    global _cut
+    _cut = True
+    _cap["deadline"] = time.monotonic()
+    _cap["hit"] = True
+
+
+def install_cut_short() -> None:
+    """SIGUSR1 cuts the solve short (cut_short, and the running CP-SAT solves stopped) instead of ending it:
+    the app's worker, so that Cancel keeps the bounds and the best plan found. Call after install()."""
+    global _cut_short_on
+    _cut_short_on = True
+    signal.signal(signal.SIGUSR1, lambda signum, frame: cut_short())
 
 
 @contextlib.contextmanager
 def wall_clock_cap(seconds: float | None) -> Iterator[dict]:
     """While the block runs, no search goes on after `seconds` of wall-clock time; yields {"hit": bool}."""
     old = dict(_cap)
-    _cap.update(deadline=None if seconds is None else time.monotonic() + seconds, hit=False)
+    _cap.update(deadline=time.monotonic() if _cut else None if seconds is None else time.monotonic() + seconds,
+                hit=_cut)
     state = {"seconds": seconds, "hit": False}
     try:
         yield state

@@ -27,18 +27,26 @@ def enable(quiet: bool = False, stream=None) -> bool:
     return _stream is not None
 
 
-def note(phase: str, **bounds) -> None:
-    """`note("beam search, width 18", rounds="6..8")`: one line, rewritten in place."""
+def note(phase: str, method: str | None = None, **bounds) -> None:
+    """`note("searching for a plan", method="beam search, width 18", rounds=rounds_text(6, 8, 12))`: one line,
+    rewritten in place. `phase` is in a player's words; `method` the technical name (the app shows it on hover)."""
     global _width
     if _listener is not None:
-        _listener(phase, {k: v for k, v in bounds.items() if v is not None})
+        _listener(phase, {k: v for k, v in {**bounds, "method": method}.items() if v is not None})
     if _stream is None:
         return
-    extra = "  ".join(f"{k.replace('_', ' ')} {v}" for k, v in bounds.items() if v is not None)
+    extra = "  ".join(f"{v}" if k == "rounds" else f"{k.replace('_', ' ')} {v}"
+                      for k, v in bounds.items() if v is not None)
     line = f"[{time.monotonic() - _start:5.1f} s] {phase}" + (f"  {extra}" if extra else "")
     _stream.write("\r" + line.ljust(_width))
     _stream.flush()
     _width = len(line)
+
+
+def rounds_text(lower: int, best: int | None, limit: int) -> str:
+    """The rounds known so far in words: "at least 10 rounds, best plan so far 11"."""
+    return f"at least {lower} rounds, " + (f"best plan so far {best}" if best is not None else
+                                           f"no plan yet (round limit {limit})")
 
 
 def done() -> None:

@@ -73,12 +73,12 @@ def test_app_answer_is_the_cli_json_answer(client, capsys, tmp_path):
     expected = cli_json(capsys, "easter-island", "--instance", str(TINY), "-d", "easy", "--setup", str(setup_file),
                         "--json", "--quiet")
     assert strip(job["answer"]) == strip(expected)
-    # the plan download is the CLI's --plan-out file; the page has a panel per round
+    # the plan download is the CLI's --plan-out file; the page has the start and a panel per round
     plan = client.get(f"/api/jobs/{job['id']}/plan.json")
     assert plan.headers["Content-Disposition"].startswith("attachment")
     assert plan.get_json() == expected["plan"]
     page = client.get(f"/api/jobs/{job['id']}/page.html").get_data(as_text=True)
-    assert page.count("class='panel'") == len(expected["rounds"])
+    assert page.count("class='panel'") == len(expected["rounds"]) + 1
 
 
 def test_play_along_is_the_cli_from_answer(client, capsys, tmp_path):
@@ -145,8 +145,9 @@ def test_bad_requests_get_one_message_never_a_traceback(client):
     assert client.get("/api/boards/../../etc/passwd").status_code == 404
 
 
-def test_one_solve_per_tab_and_cancel_stops_the_worker(app, client):
-    """A second solve in the same tab is refused; Cancel stops the worker process at once."""
+def test_one_solve_per_tab_and_cancel_keeps_what_was_found(app, client):
+    """A second solve in the same tab is refused; Cancel cuts the solve short within seconds, the worker ends,
+    and the job keeps the answer found so far (its bounds, and its plan when it had one), replayed as any other."""
     start = client.post("/api/solve", json={"tab": "t-cancel", "board": "easter-island", "difficulty": "hard",
                                             "seed": 1})
     assert start.status_code == 202
@@ -162,8 +163,34 @@ def test_one_solve_per_tab_and_cancel_stops_the_worker(app, client):
     view = client.post(f"/api/jobs/{job_id}/cancel").get_json()
     assert view["state"] == "cancelled" and time.monotonic() - t0 < 10
     process = app.extensions["aos_jobs"].jobs[job_id].process
+    process.join(timeout=5)
     assert not process.is_alive()
-    assert client.get(f"/api/jobs/{job_id}/plan.json").status_code == 404
+    assert view["message"].startswith("stopped"), view["message"]
+    answer = view["answer"]
+    if answer is not None:           # cut short in time: the answer so far, said in the message
+        assert answer["time_cap"]["hit"] and answer["verdict"] in ("clearable", "unknown", "not clearable")
+        assert ("best plan" in view["message"]) == (answer["plan"] is not None)
+        plan = client.get(f"/api/jobs/{job_id}/plan.json")
+        assert plan.status_code == (200 if view["has_plan"] else 404)
+    again = client.post("/api/solve", json={"tab": "t-cancel", "board": "easter-island", "difficulty": "hard",
+                                            "seed": 2})
+    assert again.status_code == 202
+    client.post(f"/api/jobs/{again.get_json()['id']}/cancel?now=1")
+
+
+def test_a_solve_nobody_asks_about_is_stopped():
+    """A tab closed while solving stops polling: the watchdog stops its worker, freeing the slot."""
+    from solver.app import jobs as jobs_module
+    table = jobs_module.Jobs(abandon=1.0)
+    from solver.games import default_instance
+    job = table.start("t-gone", "solo", "hard", {"board_path": str(default_instance("easter-island")),
+                                                  "difficulty": "hard", "seed": 3})
+    end = time.monotonic() + 20
+    while job.state == "running" and time.monotonic() < end:
+        time.sleep(0.2)
+    assert job.state == "cancelled" and "stopped asking" in job.message
+    assert not job.process.is_alive()
+    table.shutdown()
 
 
 def test_zoo_answer_is_the_cli_json_answer(client, capsys):
@@ -234,3 +261,28 @@ def test_bad_settings_are_refused_at_the_field_before_any_worker_starts(app, cli
                                              "seed": 1, **settings})
     assert answer.status_code == 400 and answer.get_json()["field"] == field
     assert len(app.extensions["aos_jobs"].jobs) == running
+
+
+@pytest.mark.parametrize("seed", ["1e400", "2.5", "-1e400", "\"1e400\"", "1e30"])
+def test_a_seed_out_of_range_is_one_message_not_a_server_error(client, seed):
+    """JSON reads 1e400 as infinity: the seed field says what it expects (status 400), never a 500."""
+    body = '{"board": "easter-island", "difficulty": "easy", "seed": %s}' % seed
+    for url in ("/api/setup/draw", "/api/solve"):
+        answer = client.post(url, data=body.replace("{", '{"tab": "t-seed", ', 1), content_type="application/json")
+        assert answer.status_code == 400, (url, seed, answer.get_json())
+        assert answer.get_json()["field"] == "seed"
+
+
+def test_an_upload_that_is_not_a_board_file_is_named_as_sent(client):
+    """An image uploaded by mistake is refused under its own name (not "pic.png.toml"), saying what it is."""
+    png = b"\x89PNG\r\n\x1a\n" + bytes(64)
+    answer = client.post("/api/boards", data={"file": (io.BytesIO(png), "pic.png")}, content_type="multipart/form-data")
+    assert answer.status_code == 400
+    error = answer.get_json()["error"]
+    assert "pic.png" in error and "pic.png.toml" not in error and "PNG image" in error
+
+
+def test_the_app_has_a_favicon(client):
+    icon = client.get("/favicon.ico")
+    assert icon.status_code == 200 and icon.mimetype == "image/svg+xml" and b"<svg" in icon.data
+    assert 'rel="icon"' in client.get("/").get_data(as_text=True)

@@ -1,5 +1,6 @@
 """The app in a real browser: headless Chromium (Debian's chromium + chromium-driver, installed by .ci/run)
-driven by Selenium against a server on 127.0.0.1. Screenshots of each page go to results/app/.
+driven by Selenium against a server on 127.0.0.1. Screenshots of each page go to build/app-screenshots/
+(ignored by git); AOS_SCREENSHOTS=results/app writes them over the ones results/README.md shows, on purpose.
 
 Outside CI the test skips, saying why, when no Chromium is installed; under CI=true a missing browser fails.
 """
@@ -18,14 +19,15 @@ from tests.app_server import running_app
 from tests.conftest import INSTANCES
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
-SHOTS = ROOT / "results" / "app"
+SHOTS = ROOT / os.environ.get("AOS_SCREENSHOTS", "build/app-screenshots")
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
 DRIVER = shutil.which("chromedriver")
 
 
 def _browser_or_reason(chromium=CHROMIUM, driver=DRIVER) -> str | None:
     if chromium is None or driver is None:
-        return "no headless Chromium: install Debian's chromium and chromium-driver (.ci/run does)"
+        return ("no headless Chromium: install Debian's chromium and chromium-driver "
+                "(sudo apt-get install chromium chromium-driver, as .ci/run does)")
     try:
         import selenium  # noqa: F401
     except ImportError:
@@ -44,7 +46,7 @@ def browser_gate(environ, chromium=CHROMIUM, driver=DRIVER) -> tuple[str | None,
 def test_without_a_browser_ci_fails_and_a_developer_skips_with_the_reason():
     assert browser_gate({"CI": "true"}, chromium=None) == (
         "fail", "CI must run the browser test: no headless Chromium: install Debian's chromium and chromium-driver "
-        "(.ci/run does)")
+        "(sudo apt-get install chromium chromium-driver, as .ci/run does)")
     action, why = browser_gate({}, driver=None)
     assert action == "skip" and "chromium-driver" in why
 
@@ -87,7 +89,7 @@ def wait_for(what, predicate, limit: float = 60.0):
         if value:
             return value
         time.sleep(0.1)
-    raise AssertionError(f"waited {limit} s for {what}")
+    raise AssertionError(f"waited {limit} s for {what() if callable(what) else what}")
 
 
 def shot(driver, name: str, element_id: str | None = None) -> None:
@@ -156,16 +158,20 @@ def test_the_app_in_a_browser(browser, app_url):
     assert "red / blue" in text(d, "setup-table")
     shot(d, "setup")
 
-    # -- solve: the verdict and every round panel
-    d.find_element("id", "solve").click()
+    # -- solve (a double click starts one solve and shows no error): the verdict and every round panel
+    d.execute_script("const b = document.getElementById('solve'); b.click(); b.click();")
+    assert d.find_element("id", "solve").get_attribute("disabled")      # disabled from the first click
     wait_for("the answer", lambda: job_state(d) == "done")
-    assert text(d, "verdict").startswith("CLEARABLE")
+    assert text(d, "verdict").startswith("CLEARABLE") and text(d, "solve-error") == ""
     plan = json.loads(d.execute_script("return JSON.stringify(S.plan)"))
     assert plan["setup"] == {"A1": ["red", "blue"], "C1": ["red"]}
     d.switch_to.frame(d.find_element("id", "answer-page"))
     wait_for("the round panels", lambda: d.find_elements("css selector", ".panel[data-round]"))
     panels = d.find_elements("css selector", ".panel[data-round]")
-    assert [p.get_attribute("data-round") for p in panels] == [str(i) for i in range(1, len(plan["rounds"]) + 1)]
+    assert [p.get_attribute("data-round") for p in panels] == [str(i) for i in range(0, len(plan["rounds"]) + 1)]
+    steps = [li.text for li in d.find_elements("css selector", ".panel ol.steps li")]
+    assert steps and steps[0].startswith("build A1-") and "($" in steps[0]      # what to do, in words
+    assert any(step.startswith("ship ") and "->" in step for step in steps)
     assert d.find_elements("css selector", "svg.chart")
     d.switch_to.default_content()
     shot(d, "answer", "answer")
@@ -190,20 +196,48 @@ def test_the_app_in_a_browser(browser, app_url):
     wait_for("the answer from round 2", lambda: job_state(d) == "done" and "from round 2" in text(d, "verdict"))
     replanned = json.loads(d.execute_script("return JSON.stringify(S.plan)"))
     assert replanned["rounds"][0]["shares"] == played   # the round as played, kept in the new plan
-    shot(d, "play-along", "answer")
+
+    # -- play along by clicking: round 1 cleared, then marked on the board path by path and shipment by
+    #    shipment; the referee replays it live, and the solve goes on from round 2
+    select(d, "from-round", "2")
+    wait_for("the rounds as played", lambda: "replayed by the referee" in text(d, "from-ok"))
+    first = replanned["rounds"][0]
+    d.find_element("id", "mark-clear").click()
+    for path in first["build"]:
+        d.find_element("id", "mark-track").click()
+        for h in path.split("-"):
+            click_hex(d, h)
+        d.find_element("id", "mark-done").click()
+    for s in first["ship"]:
+        d.find_element("id", "mark-ship").click()
+        for h in s["route"].split("-"):
+            click_hex(d, h)
+        select(d, "mark-cube", s["cube"])
+        d.find_element("id", "mark-done").click()
+    wait_for("the referee's replay of the clicked round", lambda: "replayed by the referee" in text(d, "from-ok"))
+    marked = json.loads(d.find_element("id", "prefix").get_attribute("value"))["rounds"][0]
+    assert marked["build"] == first["build"] and marked["ship"] == first["ship"]
+    shot(d, "play-along", "play-along")
+    d.find_element("id", "from-here").click()
+    wait_for("the answer from the clicked round", lambda: job_state(d) == "done" and "from round 2" in text(d, "verdict"))
 
     # -- a long solve (the real Easter Island, hard) shows progress and is cancelled
     select(d, "board", "easter-island")
     wait_for("the Easter Island board", lambda: d.find_elements("css selector", '#board-svg .target[data-hex="L4"]'))
     select(d, "difficulty", "hard")
-    wait_for("the seeded setup", lambda: "checked" in text(d, "setup-ok"))
+    wait_for("the seeded hard setup", lambda: "Blue 6 (L4)" in text(d, "setup-table") and "checked" in text(d, "setup-ok"))
     d.find_element("id", "solve").click()
-    wait_for("live progress of this solve", lambda: job_state(d) == "running" and "Easter Island, hard: solving"
+    wait_for(lambda: f"live progress of this solve (status {text(d, 'status')!r}, {text(d, 'solve-error')!r})",
+             lambda: job_state(d) == "running" and "Easter Island, hard: solving"
              in text(d, "status") and d.find_elements("css selector", "#progress li"))
     shot(d, "progress", "solve-box")
     d.find_element("id", "cancel").click()
-    wait_for("the cancelled state", lambda: job_state(d) == "cancelled", 15)
+    wait_for("the cancelled state", lambda: job_state(d) == "cancelled", 20)
+    assert "stopped" in text(d, "status") and text(d, "solve-error") == ""   # what was known, not an error
+    assert not d.find_element("id", "solve").get_attribute("disabled")
     jobs = app.extensions["aos_jobs"]
+    for j in jobs.jobs.values():
+        j.process.join(timeout=5)
     assert all(not j.process.is_alive() for j in jobs.jobs.values())
     assert d.execute_script("return fetch('/api/boards').then(r => r.status)") == 200
 
@@ -291,7 +325,6 @@ def test_the_board_editor_in_a_browser(browser, app_url, tmp_path):
     hexagon("A1")
     wait_for("a valid board again", lambda: "valid (Tiny Island)" in text(d, "editor-status"))
     assert "4 cities" in text(d, "editor-status") and "1 impassable sides" in text(d, "editor-status")
-    shot(d, "editor")
     d.find_element("id", "editor-save").click()
     saved = wait_for("the saved file", lambda: d.execute_script("return window.lastSavedBoard"))
     board = tmp_path / "edited.toml"
@@ -303,3 +336,49 @@ def test_the_board_editor_in_a_browser(browser, app_url, tmp_path):
     assert placed["Yellow 9"]["source"] == "printed-board" and placed["Yellow 9"]["board"] == "transcribed in the test"
     assert placed["Blue 1"]["source"] == "assumed"  # untouched entries keep their source
     assert doc["grid"]["source"] == "printed-board" and doc["impassable"][0]["between"] == ["B1", "B2"]
+
+    # -- a difficulty of its own, set by clicking, and a round limit: the saved board solves from the CLI
+    d.find_element("id", "editor-difficulty-name").send_keys("expert")
+    d.find_element("id", "editor-difficulty-add").click()
+    d.find_element("id", "tool-cubes-add").click()
+    hexagon("B1")                                   # no city there
+    assert "holds no city" in text(d, "editor-click-error")
+    for h in ("A1", "A1", "C1", "E1", "E1"):
+        hexagon(h)
+    d.find_element("id", "tool-cubes-remove").click()
+    hexagon("E1")
+    rounds = d.find_element("id", "editor-rounds")
+    rounds.clear()
+    rounds.send_keys("9\t")
+    wait_for("the difficulty in the check", lambda: "expert: 4 cubes on 3 stops" in text(d, "editor-status")
+             and "9 rounds" in text(d, "editor-status"))
+    shot(d, "editor", "editor-setups")
+    d.execute_script("window.lastSavedBoard = null")
+    d.find_element("id", "editor-save").click()
+    saved = wait_for("the saved file", lambda: d.execute_script("return window.lastSavedBoard"))
+    doc = tomllib.loads(saved)
+    assert doc["difficulty"]["expert"]["cubes"]["value"] == {"Red 1": 2, "Blue 1": 1, "Red 2": 1}
+    assert doc["scenario"]["rounds"]["value"] == 9 and doc["scenario"]["rounds"]["source"] == "printed-board"
+    board.write_text(saved)
+    assert run(["easter-island", "--instance", str(board), "-d", "expert", "--seed", "1", "--quiet"]) == 0
+
+
+def test_the_layout_keeps_board_and_solve_in_sight(browser, app_url):
+    """At 1400 px and at 900 px wide the board sits beside the form (not below it) and the Solve button is in
+    the window without scrolling (its box is sticky)."""
+    url, _ = app_url
+    d = browser
+    try:
+        for width, height in ((1400, 1000), (900, 800)):
+            d.set_window_size(width, height)
+            d.get(url)
+            wait_for("the shipped maps", lambda: d.find_elements("css selector", "#board-svg .target"))
+            form = d.find_element("css selector", "#page-solve .left").rect
+            board = d.find_element("id", "board-svg").rect
+            assert board["x"] >= form["x"] + form["width"] and board["y"] < form["y"] + 100, (width, form, board)
+            inner = d.execute_script("return window.innerHeight")
+            solve = d.find_element("id", "solve").rect
+            assert 0 <= solve["y"] and solve["y"] + solve["height"] <= inner, (width, solve, inner)
+            shot(d, f"layout-{width}")
+    finally:
+        d.set_window_size(1400, 1200)

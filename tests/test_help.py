@@ -79,3 +79,14 @@ def test_the_example_runs(run_cli, scratch, monkeypatch, name):
     r = run_cli(*args[1:])
     assert r.code == 0, (name, r.out[-2000:], r.err[-2000:])
     assert "Traceback" not in r.err
+
+
+def test_the_top_level_help_lists_whole_phrases_and_an_example(capsys):
+    """`aos-solve --help` (issue 42): each command's line is a whole phrase, never cut with "...", and the
+    page ends with examples that run."""
+    capsys.readouterr()
+    assert cli.run(["--help"]) == 0
+    out = capsys.readouterr().out
+    commands = out[out.index("Commands:"):out.index("Examples:")]
+    assert "..." not in commands and commands.count("(") == commands.count(")")
+    assert "aos-solve easter-island --difficulty easy --seed 1" in out[out.index("Examples:"):]

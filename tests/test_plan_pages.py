@@ -1,6 +1,7 @@
 """Plan pages: a panel per round holding exactly that round's shipments and new track; every picture renders."""
 from __future__ import annotations
 
+import html
 import html.parser
 import re
 import xml.etree.ElementTree as ET
@@ -52,7 +53,7 @@ def test_plan_page_is_html_and_every_picture_is_svg_that_renders(tmp_path):
         html.parser.HTMLParser().feed(page)
         assert "http://" not in page.replace("http://www.w3.org/2000/svg", "")  # nothing to fetch
         svgs = _svgs(page)
-        assert len(svgs) == len(plan.rounds) + 1  # the chart and one board per round
+        assert len(svgs) == len(plan.rounds) + 2  # the start, one board per round, the chart
         for k, svg in enumerate(svgs):
             ET.fromstring(svg)
             png = tmp_path / f"{k}.png"
@@ -75,3 +76,45 @@ def test_shipments_along_the_track_are_offset_and_numbered_once():
     ET.fromstring(svg)
     lines = re.findall(r'<line x1="([\d.]+)" y1="([\d.]+)"', svg)
     assert len(set(lines)) == len(lines)  # two shipments on the same hexes do not draw on top of each other
+
+
+def test_panels_say_what_to_do_in_order_as_the_cli_does(capsys):
+    """Each panel lists the round's builds (path and cost) then its shipments (cube, from -> to, links), in the
+    words of the CLI's plan; the summary line comes first and the assumptions after the last round."""
+    from solver.cli import run
+    board = INSTANCES / "tiny" / "tiny-island.toml"
+    capsys.readouterr()
+    assert run(["easter-island", "--instance", str(board), "-d", "easy", "--setup",
+                str(ROOT / "tests" / "data" / "tiny-island-setup.toml")]) == 0
+    text = capsys.readouterr().out
+    import json
+    assert run(["easter-island", "--instance", str(board), "-d", "easy", "--setup",
+                str(ROOT / "tests" / "data" / "tiny-island-setup.toml"), "--json", "--quiet"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    from solver.engine.plan import plan_from_json
+    inst = load_instance(board)
+    page = plan_page(inst, plan_from_json(data["plan"], inst), data)
+    lines = [line.strip() for line in text.splitlines()]
+    builds = [line for line in lines if line.startswith("build ")]
+    ships = [line for line in lines if line.startswith("ship ")]
+    assert builds and ships and all(re.fullmatch(r"build [A-Z]\d+(-[A-Z]\d+)+ \(\$\d+\)", b) for b in builds)
+    assert all(re.fullmatch(r"ship \w+ [\w ]+ -> [\w ]+ \(\d+ links?: [A-Z0-9~-]+\)", s) for s in ships), ships
+    # the page holds the same step lines in the same order, and the summary line before the first round
+    steps = re.findall(r"<li>((?:build|ship) [^<]*)</li>", page)
+    assert [html.unescape(s) for s in steps] == [line for line in lines if line.startswith(("build ", "ship "))]
+    assert page.index("issues") < page.index("Round 1") < page.index("Assumptions")
+    assert text.index("issues") < text.index("Round 1") < text.index("Assumptions")
+    assert text.count("Assumptions") == 1 and page.count("Assumptions") == 1
+    assert text.index("Assumptions") < text.index("Readings of the rule sheets")        # the same order
+    assert page.index("Assumptions") < page.index("How the rule sheet was read")
+
+
+def test_assumptions_opening_with_the_same_sentence_are_said_once():
+    """The shipped Easter Island's ruins share "Position assumed: no printed board ..." and differ only in the
+    sheet's line each quotes: one line names all twelve (issue 42: it was said four times)."""
+    from solver.board.provenance import grouped
+    inst = load_instance(INSTANCES / "easter-island.toml")
+    lines = grouped(inst, [(p.key, p.note) for p in inst.assumptions()])
+    opening = [what for what, note in lines if note.startswith("Position assumed")]
+    assert opening == ["12 ruins (Yellow 1, Yellow 2, Red 3, Red 4, Red 5, Red 6, Blue 1, Blue 2, Blue 3, Blue 4, "
+                       "Blue 5, Blue 6)"]

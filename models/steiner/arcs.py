@@ -7,7 +7,9 @@ Ctrl-C (it would swallow it, print a notice on stdout and return its
 incumbent as if the time limit had run out), so its `misc/catchctrlc` is off
 and the solve runs in a worker thread (pywraplp releases the GIL) while the
 main thread waits; a KeyboardInterrupt there interrupts the solver and is
-raised again once it has stopped.
+raised again once it has stopped. Once the wall-clock cap of solver.interrupt
+has run out (`past_cap`) the solve is interrupted too and returns what it had,
+as at its own time limit (a bound, never a proof it did not finish).
 """
 from __future__ import annotations
 
@@ -15,6 +17,8 @@ import math
 import threading
 
 from ortools.linear_solver import pywraplp
+
+from solver import interrupt
 
 from .paths import reach
 
@@ -52,6 +56,9 @@ def run(solver) -> int:
     try:
         while worker.is_alive():
             worker.join(0.05)
+            if interrupt.past_cap():  # the caller's wall-clock cap (or the app's Cancel): stop, keep the bound
+                solver.InterruptSolve()
+                worker.join()
     except BaseException:
         solver.InterruptSolve()
         worker.join()

@@ -18,7 +18,10 @@ class Infeasible(Exception):
 
 
 def past(deadline: float | None) -> bool:
-    return deadline is not None and time.perf_counter() > deadline
+    """Past a solve's own deadline, or (for a solve that has one) past the caller's wall-clock cap
+    (solver.interrupt: --time-limit, the app's Cancel): the solve then reports "time-limit", never a proof."""
+    from solver import interrupt
+    return deadline is not None and (time.perf_counter() > deadline or interrupt.past_cap())
 
 
 def dijkstra(heap: list, dist, steps: Callable, *, pred: dict | None = None,

@@ -44,6 +44,9 @@ class Boards:
     def upload(self, filename: str, data: bytes, solo_only: bool = True) -> tuple[str, object]:
         """Store an uploaded board file after the loader accepts it; errors name the uploaded file, not ours."""
         name = _safe_name(filename)
+        if not name.endswith((".toml", ".json")):
+            raise InputError("a board file is TOML text (a .toml file, as `aos-solve map validate` reads); "
+                             f"{_kind(data)} cannot be a board", name)
         with self.lock:
             if len(self.uploads) >= MAX_UPLOADS:
                 raise InputError(f"{MAX_UPLOADS} boards are uploaded already; restart the app for more", name)
@@ -73,6 +76,16 @@ class Boards:
 
 
 def _safe_name(filename: str) -> str:
+    """The uploaded file's own name, made safe for a path (its extension kept: the message names it as sent)."""
     base = pathlib.PurePath(filename or "board.toml").name
     base = re.sub(r"[^A-Za-z0-9._-]", "_", base)[:80] or "board.toml"
-    return base if base.endswith((".toml", ".json")) else base + ".toml"
+    return base if "." in base else base + ".toml"
+
+
+def _kind(data: bytes) -> str:
+    """What an upload that is not a board file looks like, in words."""
+    for magic, what in ((b"\x89PNG", "a PNG image"), (b"\xff\xd8\xff", "a JPEG image"), (b"GIF8", "a GIF image"),
+                        (b"%PDF", "a PDF document"), (b"PK\x03\x04", "a zip archive")):
+        if data.startswith(magic):
+            return f"this file is {what}, which"
+    return "a file with another extension"

@@ -59,12 +59,18 @@ def rounds(value) -> int:
 
 
 def seed(value) -> int:
+    """A seed as `--seed N` takes it: a whole number 0 or more (1e400, 2.5 or "x" are one message, never a 500)."""
     if isinstance(value, bool):
         raise InputError(f"expected a whole number, got {value!r}", "seed")
+    if isinstance(value, float):
+        if not math.isfinite(value) or not value.is_integer():
+            raise InputError(f"expected a whole number 0 or more, got {value!r}", "seed")
     try:
         value = int(value)
-    except (TypeError, ValueError):
+    except (TypeError, ValueError, OverflowError):
         raise InputError(f"expected a whole number, got {value!r}", "seed") from None
+    if value >= 2 ** 63:
+        raise InputError(f"expected a seed below 2**63, got {value}", "seed")
     if value < 0:
         raise InputError(f"expected a seed of 0 or more, got {value}", "seed")
     return value

@@ -187,6 +187,27 @@ def play_along():
     return _start(_tab(data), f"{inst.board.name}, from round {len(plan.rounds) + 1}", request_)
 
 
+@solo.post("/api/play-along/check")
+def play_along_check():
+    """Live check of the rounds as played (marked on the board or typed): the referee replays them; the state
+    after the last one, or the referee's message naming the illegal step."""
+    from solver.engine.plan import plan_from_json, replay
+    data = body()
+    inst = _boards().load(_text(data, "board"))
+    prefix = data.get("prefix")
+    if not isinstance(prefix, dict):
+        raise InputError("expected the plan so far (a plan file's JSON object)", "play along")
+    plan = plan_from_json(prefix, inst, "play along")
+    result = replay(inst, plan)
+    if result.error is not None:
+        raise InputError(f"the rounds as played are not legal: {result.error}", "play along")
+    s = result.state
+    return jsonify({"ok": True, "rounds": len(plan.rounds), "cash": s.cash, "income": s.income,
+                    "shares": s.shares, "locomotive": s.locomotive,
+                    "goods": {str(h): list(c) for h, c in sorted(s.goods.items()) if c},
+                    "tracks": sorted({str(h) for h, _ in s.all_tracks()})})
+
+
 @solo.get("/api/jobs/<job_id>")
 def job_get(job_id: str):
     job = _jobs().get(job_id)
@@ -197,7 +218,8 @@ def job_get(job_id: str):
 
 @solo.post("/api/jobs/<job_id>/cancel")
 def job_cancel(job_id: str):
-    job = _jobs().cancel(job_id)
+    """Cut the solve short and keep what it found (`?now=1`: the page is closing, stop it without waiting)."""
+    job = _jobs().cancel(job_id, wait=0 if request.args.get("now") else None)
     if job is None:
         return jsonify({"error": f"no solve {job_id!r}", "field": None}), 404
     return jsonify(job.view())

@@ -44,6 +44,10 @@ def create_app() -> Flask:
     def index():
         return send_from_directory(STATIC, "index.html")
 
+    @app.get("/favicon.ico")
+    def favicon():
+        return send_from_directory(STATIC, "favicon.svg", mimetype="image/svg+xml")
+
     @app.errorhandler(InputError)
     def bad_input(err: InputError):
         return jsonify({"error": str(err), "field": field_of(err)}), 400

@@ -26,7 +26,8 @@ import solver.report.plan_pages  # noqa: F401,E402
 
 def run(conn, kind: str, request: dict) -> None:
     """Worker entry: send progress, then ("done", answer, page, plan) or ("error", message)."""
-    interrupt.install()  # SIGTERM from Cancel raises Interrupted and stops a CP-SAT search at once
+    interrupt.install()  # SIGTERM (a worker that lingers, the server closing) raises Interrupted at once
+    interrupt.install_cut_short()  # SIGUSR1 (Cancel): stop searching, answer with what was found and proved
     progress.listen(lambda phase, bounds: conn.send(("progress", phase, bounds, time.monotonic())))
     try:
         if kind != "solo":

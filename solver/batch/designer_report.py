@@ -129,7 +129,7 @@ def hardest_table(s: dict, kind: str, run: pathlib.Path) -> list[str]:
     def page(h: dict) -> str:
         path = h.get("plan_page")
         ok = isinstance(path, str) and path.startswith("plans/") and ".." not in path and (run / path).is_file()
-        return f"[plan]({path})" if ok else "not kept"
+        return f"[plan]({path})" if ok else "not kept (batch --keep-plans writes it)"
     if not s["hardest"]:
         return []
     if kind == "score":
@@ -292,7 +292,9 @@ def write_report(run_dir: str | pathlib.Path) -> dict:
         by_set = {name: summaries[key, name] for name in order}
         md += [f"## {title(sc)}, {title(diff)}", ""]
         if kind == "clear":
-            md += ["Readings side by side (same seeds):", ""] + readings_table(by_set, order) + [""]
+            heading = "Readings side by side (same seeds):" if len(order) > 1 else "Under the default readings:" \
+                if order == ["default"] else f"Under the readings {order[0]}:"
+            md += [heading, ""] + readings_table(by_set, order) + [""]
             report["tables"].append({"scenario": sc, "difficulty": diff, "rows": [
                 {k: by_set[n][k] for k in ("reading_set", "readings", "setups", "clearable", "not_clearable",
                                            "verdict_unknown", "share_clearable", "share_not_clearable",

@@ -95,6 +95,11 @@ def _feature_name(instance, kind: str, index: int) -> str | None:
     return None  # hexsides and public track have no names
 
 
+def _first_sentence(note: str) -> str:
+    head, dot, _ = note.partition(". ")
+    return head + "." if dot else note
+
+
 def grouped(instance, items) -> list[tuple[str, str]]:
     """Assumed entries as a person reads them: one line per reason, naming the features it covers.
 
@@ -103,6 +108,19 @@ def grouped(instance, items) -> list[tuple[str, str]]:
     by_note: dict[str, list[str]] = {}
     for key, note in items:
         by_note.setdefault(note, []).append(key)
+    # Notes that open with the same sentence (the Easter Island ruins: "Position assumed: no printed board ...",
+    # each then quoting the sheet's line about that ruin) are said once; the board file keeps each full reason.
+    firsts: dict[str, list[str]] = {}
+    for note in by_note:
+        firsts.setdefault(_first_sentence(note), []).append(note)
+    merged: dict[str, list[str]] = {}
+    for note, keys in by_note.items():
+        first = _first_sentence(note)
+        if len(firsts[first]) > 1 and len(first) >= 30:
+            merged.setdefault(first + " (each entry's full reason is in the board file)", []).extend(keys)
+        else:
+            merged.setdefault(note, []).extend(keys)
+    by_note = merged
     ruleset = getattr(getattr(instance, "scenario", None), "ruleset", "")
     out = []
     for note, keys in by_note.items():

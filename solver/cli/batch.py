@@ -16,7 +16,7 @@ def batch(
     out: Path = typer.Option(..., "--out", help="Results folder; running again resumes it."),
     workers: Optional[int] = typer.Option(None, "--workers", min=1, max=64, help="Local worker processes (default: all cores; never more than the solves)."),
     scheduler: Optional[str] = typer.Option(None, "--scheduler", help="Address of a Dask scheduler (tcp://host:8786) to run the solves on."),
-    work: int = typer.Option(10000, "--work", help="Easter Island and Zoo: round plans the plan search may try per beam variant. With the CP-SAT units below it bounds every solve, so answers repeat on any machine and under any load (the defaults are those of `aos-solve easter-island`)."),
+    work: int = typer.Option(10000, "--work", help="Easter Island and Zoo: round plans the plan search may try per way of searching. With the CP-SAT units below it bounds every solve, so answers repeat on any machine and under any load (the defaults are those of `aos-solve easter-island`)."),
     cp_time: Optional[float] = typer.Option(None, "--cp-time", help="CP-SAT deterministic work units: per relaxation model for Easter Island and the Zoo (default 1), of the layout model for the Desert (default 20)."),
     plan_cp_time: float = typer.Option(10.0, "--plan-cp-time", help="Easter Island and Zoo: CP-SAT work units of the plan model (0 skips it)."),
     shares_cp_time: float = typer.Option(0.0, "--shares-cp-time", help="Easter Island: CP-SAT work units of the plan model looking for fewer shares once the rounds are settled (0 skips it)."),

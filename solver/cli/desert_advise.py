@@ -12,6 +12,7 @@ from typing import Optional
 import typer
 
 from solver.board.errors import InputError
+from solver.report.words import ordinal, plural
 from solver.cli.desert import CATALOGUE_OPT, CHALLENGES_OPT, JSON_OPT, RULESET_OPT, _setup, desert_app
 
 
@@ -80,8 +81,8 @@ def advice_text(data: dict) -> list[str]:
     if data["tiles_left_out"]:
         lines.append(f"  {data['tiles_left_out']} tile(s) of the column fit nowhere: leave them out")
     for p in data["pawns"]:
-        lines.append(f"  pawn: {p['kind']} with the {p['token']} token on ({p['at'][0]}, {p['at'][1]}) pinpoint "
-                     f"{p['pinpoint']}, {p['points']} point(s)")
+        lines.append(f"  place a {p['kind']} pawn (the {p['token']} token) on the tile at ({p['at'][0]}, {p['at'][1]}), "
+                     f"its {ordinal(p['pinpoint'])} pinpoint: {plural(p['points'], 'point')}")
     if not data["pawns"]:
         lines.append("  no pawn can score this round")
     lines.append("  (positions (x, y) count tiles from the start tile at (0, 0): x to the right, y down)")
@@ -90,7 +91,7 @@ def advice_text(data: dict) -> list[str]:
     before = "" if data["score_before"] is None else f" (was {data['score_before']})"
     lines.append(f"Score so far, replayed by the referee: {data['score_after']}{before}")
     if data["finished"]:
-        lines.append("The game is over" + (f": {data['stars']} star(s), mission "
+        lines.append("The game is over" + (f": {plural(data['stars'], 'star')}, mission "
                                            f"{'met' if data['mission_met'] else 'not met'}" if data["challenge"] else ""))
     if data.get("record_file"):
         lines.append(f"The game so far: {data['record_file']} (give it as --area next round)")

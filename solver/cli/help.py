@@ -95,19 +95,52 @@ def epilog(name: str) -> str:
 def polish(app: typer.Typer, prefix: str = "") -> None:
     """Placeholders and the example on every command of `app` (and of its groups), plain-text help."""
     app.rich_markup_mode = None
+    if not prefix:
+        app.info.epilog = ("\b\nExamples:\n  " + EXAMPLES["easter-island"] + "\n  aos-solve serve\n\n"
+                           "aos-solve COMMAND --help: what the command does, its options and an example.")
     for command in app.registered_commands:
         name = (prefix + " " + (command.name or command.callback.__name__)).strip()
         _polish_callback(command.callback)
+        if command.short_help is None:
+            command.short_help = short_help(command.help or inspect.getdoc(command.callback) or "")
         if name in EXAMPLES:
             command.epilog = epilog(name)
     for group in app.registered_groups:
         sub = group.typer_instance
         name = (prefix + " " + (group.name or sub.info.name)).strip()
+        if _unset(group.short_help) and _unset(sub.info.short_help):
+            texts = [t for t in (group.help, sub.info.help) if not _unset(t)]
+            group.short_help = sub.info.short_help = short_help(texts[0] if texts else "")
         if sub.registered_callback is not None:
             _polish_callback(sub.registered_callback.callback)
             if name in EXAMPLES:
                 sub.info.epilog = epilog(name)
         polish(sub, name)
+
+
+def _unset(value) -> bool:
+    """Typer marks options a group was not given with DefaultPlaceholder."""
+    from typer.models import DefaultPlaceholder
+    return value is None or isinstance(value, DefaultPlaceholder)
+
+
+def short_help(text: str, limit: int = 72) -> str:
+    """The line a command gets in the list of commands: its first sentence, cut at a comma or a word within
+    `limit` characters, never with Click's "..." in the middle of a thought."""
+    first = re.split(r"(?<=[.?])\s", " ".join(text.split()), maxsplit=1)[0].rstrip(".:")
+    if len(first) <= limit:
+        return first
+
+    def whole(part: str) -> bool:  # no parenthesis or backquote left open
+        return part.count("(") == part.count(")") and part.count("`") % 2 == 0
+
+    cut = first[:limit]
+    for mark in (", ", "; ", ": ", " ("):
+        ends = [m.start() for m in re.finditer(re.escape(mark), cut) if whole(cut[:m.start()])]
+        if ends:
+            return cut[: ends[-1]]
+    ends = [m.start() for m in re.finditer(" ", cut) if whole(cut[:m.start()])]
+    return cut[: ends[-1]] if ends else first
 
 
 def _argument_type(self, ctx):  # noqa: ARG001 - Typer's signature

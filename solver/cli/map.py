@@ -7,7 +7,7 @@ from typing import Optional
 import typer
 
 from solver.board.errors import InputError
-from solver.games import load_instance
+from solver.games import board_warnings, load_instance
 from solver.report.words import cubes_left
 from solver.report.output import assumptions_block, assumptions_json, check_output_path, dumps, write_atomic
 
@@ -29,11 +29,14 @@ def validate(instance: Path = INSTANCE,
               "values_with_provenance": len(inst.provenance), "assumed": len(inst.assumptions())}
     # Every position no sheet or printed board states (the geometry of a reconstruction), with its reason.
     positions = [p for p in inst.assumptions() if not p.key.startswith(("scenario.", "map_rules.", "difficulty."))]
+    warnings = board_warnings(inst)
     if json_out:
         typer.echo(dumps({"file": str(instance), "valid": True, "map": b.name, **counts,
-                          "assumed_positions": [p.to_json() for p in positions]}))
+                          "assumed_positions": [p.to_json() for p in positions], "warnings": warnings}))
         return
     typer.echo(f"{instance}: valid ({b.name})")
+    for warning in warnings:
+        typer.echo(f"  warning: {warning}")
     for k, v in counts.items():
         typer.echo(f"  {k.replace('_', ' ')}: {v if not isinstance(v, list) else ', '.join(v) or '-'}")
     typer.echo(f"  assumed positions: {len(positions) or '-'}")

@@ -16,10 +16,10 @@ READING_HELP = ("A reading of the rule sheets, NAME=VALUE (repeatable); e.g. bag
                 "`aos-solve readings` lists them with their values and defaults.")
 
 
-TIME_LIMIT_HELP = ("Seconds. In the default reproducible mode the work budgets (--work, --cp-time, --plan-cp-time) "
-                   "bound the time, and 10 times this (at least 60 s) is a wall-clock cap on the whole solve, a "
-                   "safety net: a solve the cap stops says so, and may then differ from run to run. With "
-                   "--wall-clock the whole solve stops at it. The network optimizer gets up to a third of it.")
+TIME_LIMIT_HELP = ("Wall-clock seconds for the whole solve: it stops by then and answers with what it found and "
+                   "proved, saying so (such an answer may differ from run to run). In the default reproducible "
+                   "mode the work budgets (--work, --cp-time, --plan-cp-time) decide the answer when they are "
+                   "spent first. The network optimizer gets up to a third of it.")
 
 
 # Options the solo commands share (easter-island and zoo).
@@ -30,13 +30,13 @@ PLAN_OUT_OPT = typer.Option(None, "--plan-out", help="Write the plan (for check-
 HTML_OPT = typer.Option(None, "--html", help="Write the answer as one self-contained HTML page: verdict, readings, assumptions, a cash/income/shares chart and a panel per round (track laid that round in orange, shipments along the track).")
 FROM_OPT = typer.Option(None, "--from", help="Play on from a position: a plan file (as --plan-out writes it) whose rounds stop mid-game; it is replayed by the referee, then solved from the state reached (setup, difficulty and readings come from the file).")
 DETERMINISTIC_OPT = typer.Option(True, "--deterministic/--wall-clock", help="Reproducible mode (default): what bounds the time is work, not the clock: the plan search stops after --work round plans and CP-SAT runs with --cp-workers workers for --cp-time and --plan-cp-time work units, so the same command gives the same answer (unless the --time-limit cap stops it first, which the answer says). --wall-clock: the plan search stops at --time-limit seconds instead.")
-WORK_OPT = typer.Option(10000, "--work", help="Round plans the plan search may try per beam variant (reproducible mode). Easter Island tries further variants (another town for the black new city, other beam settings) only while its plan misses the lower bound. The defaults of --work, --cp-time, --plan-cp-time and --shares-cp-time are the settings benchmarks/easter_island.py measures.")
+WORK_OPT = typer.Option(10000, "--work", help="Round plans the plan search may try per way of searching (reproducible mode). Easter Island tries further variants (another town for the black new city, other search settings) only while its plan misses the lower bound. The defaults of --work, --cp-time, --plan-cp-time and --shares-cp-time are the settings benchmarks/easter_island.py measures.")
 CP_TIME_OPT = typer.Option(1.0, "--cp-time", help="Work units (CP-SAT's deterministic time, about seconds of one idle core) for each relaxation model, the lower-bound proof of the round count. Reproducible: the wall-clock time it takes depends on the machine and its load.")
 CP_WORKERS_OPT = typer.Option(1, "--cp-workers", help="CP-SAT workers (fixed, for reproducible answers).")
-PLAN_TIME_OPT = typer.Option(10.0, "--plan-cp-time", help="Work units (CP-SAT's deterministic time) of the CP-SAT plan model (the restriction over candidate links, started from the beam's plan: first the squeeze, a plan one round shorter than the best found, with twice this time; then fewer shares); 0 skips it. Reproducible like --cp-time: its strategies are interleaved in a fixed order, so the same command gives the same plan.")
+PLAN_TIME_OPT = typer.Option(10.0, "--plan-cp-time", help="Work units (CP-SAT's deterministic time) of the CP-SAT plan model (the restriction over candidate links, started from the plan search's plan: first the squeeze, a plan one round shorter than the best found, with twice this time; then fewer shares); 0 skips it. Reproducible like --cp-time: its strategies are interleaved in a fixed order, so the same command gives the same plan.")
 PROVE_OPT = typer.Option(False, "--prove", help="Deep mode: every proof engine (solver/solo/proofs: the counting bound, the CP-SAT relaxation, ...) runs to the end with its own large deterministic budget (--prove-time per engine call) while the best plan misses the lower bound; may take minutes per setup. Reproducible like the default mode. The default answer is the fast one.")
 PROVE_TIME_OPT = typer.Option(600.0, "--prove-time", help="Deep mode (--prove): the deterministic time limit of each proof-engine call (the relaxation: CP-SAT max_deterministic_time per model).")
-SHARES_TIME_OPT = typer.Option(0.0, "--shares-cp-time", help="Work units (CP-SAT's deterministic time) of the CP-SAT plan model once it only looks for fewer shares (the round count is proved, or the squeeze found no shorter plan). 0 (default) skips it, the polish beam and the relaxation's fewest-shares bound: the answer keeps the beam's shares, with the shares already issued as the lower bound. 10 gave fewer shares on 11 of 12 setups (2 fewer at the median, up to 7) for about 7 s more each (results/shares-probe.csv).")
+SHARES_TIME_OPT = typer.Option(0.0, "--shares-cp-time", help="Work units (CP-SAT's deterministic time) of the CP-SAT plan model once it only looks for fewer shares (the round count is proved, or the squeeze found no shorter plan). 0 (default) skips it, the second plan search for fewer shares and the relaxation's fewest-shares bound: the answer keeps the plan search's shares, with the shares already issued as the lower bound. 10 gave fewer shares on 11 of 12 setups (2 fewer at the median, up to 7) for about 7 s more each (results/shares-probe.csv).")
 
 
 def read_setup(inst, difficulty: str, seed: Optional[int], setup_file: Optional[Path], rules=None):
@@ -172,7 +172,9 @@ def solo_svg(inst, answer, cubes, rules, render_board) -> str:
 
 
 def readings(map_name: Optional[str] = typer.Argument(None, help="Only the readings of this map (easter-island, zoo, ...)."),
-             json_out: bool = typer.Option(False, "--json", help="Print the registry as JSON.")) -> None:
+             json_out: bool = typer.Option(False, "--json", help="Print the registry as JSON."),
+             verbose: bool = typer.Option(False, "--verbose", "-v",
+                                          help="Also name each reading's field in the engine (Rules.FIELD).")) -> None:
     """The named readings of the rule sheets: the sentence each interprets, its default and alternatives."""
     from solver.engine.readings import READINGS
     if map_name == "desert":  # Railroad Tiles Desert: its readings live in instances/desert/ruleset.toml
@@ -193,7 +195,7 @@ def readings(map_name: Optional[str] = typer.Argument(None, help="Only the readi
         return
     out = []
     for r in data:
-        out += [f"{r['name']} ({', '.join(r['maps'])}; Rules.{r['field']})",
+        out += [f"{r['name']} ({', '.join(r['maps'])}" + (f"; Rules.{r['field']})" if verbose else ")"),
                 f"  sheet ({r['sheet']}): \"{r['quote']}\"",
                 f"  default {r['default']}: {r['why_default']}"]
         out += [f"  {v['name']}: {v['means']}" for v in r["values"]]

@@ -19,7 +19,11 @@ Setup = dict[Hex, list[str]]  # stop -> cubes, bottom first
 
 def difficulty_of(instance: Instance, name: str):
     if not isinstance(name, str) or name not in instance.difficulties:
-        known = ", ".join(instance.difficulties) or "none"
+        if not instance.difficulties:
+            raise InputError(f"this board has no difficulty to set up (asked for {name!r}): add a "
+                             "[difficulty.NAME] table with the cubes on each stop (the board editor's Difficulties)",
+                             "--difficulty")
+        known = ", ".join(instance.difficulties)
         raise InputError(f"unknown difficulty {name!r} (this map has: {known})", "--difficulty")
     return instance.difficulties[name]
 

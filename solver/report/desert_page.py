@@ -17,6 +17,7 @@ from html import escape
 from solver.desert import scoring
 from solver.desert.game import evaluate
 from solver.desert.render import render_svg
+from solver.report.words import plural
 from solver.report.plan_pages import kv_table, line_chart, page_start
 
 
@@ -64,7 +65,9 @@ def _split_assumptions(setup, challenge) -> tuple[list[dict], list[dict]]:
 
 def _verdict(data: dict, ch, drawn: str) -> tuple[str, list]:
     score = data.get("score")
-    head = (f"Perfect foresight: {score} points, {data.get('stars')} star(s); proof: {data.get('proof')}"
+    proof = {"optimal": "the best score possible (proved)", "feasible": "the best found, not proved the best"}
+    head = (f"Perfect foresight: {plural(score, 'point')}, {plural(data.get('stars') or 0, 'star')}; "
+            f"{proof.get(data.get('proof'), data.get('proof'))}"
             if score is not None else "No layout meeting the mission was found with perfect foresight")
     facts = [("challenge", f"{ch.name} ({ch.id})"), ("mission", ch.quote),
              ("star thresholds", ", ".join(f"{i}: {t}" for i, t in enumerate(ch.thresholds, 1))),
@@ -76,8 +79,8 @@ def _verdict(data: dict, ch, drawn: str) -> tuple[str, list]:
         other = data.get(name)
         if other:
             label = f"{name} policy" + (f" ({other['policy']})" if other.get("policy") else "")
-            facts.append((label, f"{other['score']} points, mission {'met' if other['mission_met'] else 'NOT met'}, "
-                                 f"{other['stars']} star(s)"))
+            facts.append((label, f"{plural(other['score'], 'point')}, mission "
+                                 f"{'met' if other['mission_met'] else 'NOT met'}, {plural(other['stars'], 'star')}"))
     facts.append(("layout drawn below", drawn))
     return head, [(k, v) for k, v in facts if v is not None]
 
@@ -129,7 +132,7 @@ def desert_page(setup, layout, challenge, data: dict, market=None, drawn: str = 
         (m["name"], f"{'met' if m['met'] else 'NOT met'}: {m['reason']}") for m in ev["missions"].values()))
     if "stars" in ev:
         out.append(f"<p>Challenge {escape(ch.name)}: mission {'met' if ev['mission_met'] else 'NOT met'}, "
-                   f"{ev['score']} points: {ev['stars']} star(s).</p>")
+                   f"{plural(ev['score'], 'point')}: {plural(ev['stars'], 'star')}.</p>")
     for note in ev["notes"]:
         out.append(f"<p class='muted'>Note: {escape(note)}</p>")
     out.append("</body></html>\n")

@@ -2,9 +2,9 @@
 
 Each panel is the board after that round's build with the track laid THIS round
 in orange, the round's shipments as arrows along the track hex by hex (exit
-teleports dashed), the cubes left afterwards, and the round's money. Above the
-panels: the verdict and its proof, the readings and assumptions, and a chart of
-cash, income and shares. Everything comes from replaying the plan through the
+teleports dashed), what to do in words, the cubes left afterwards, and the
+round's money. Above the panels: the answer in one line and why, and the
+start; below: a chart of cash, income and shares, the readings and assumptions. Everything comes from replaying the plan through the
 referee (solver.engine.plan.replay); nothing here judges legality.
 """
 from __future__ import annotations
@@ -16,6 +16,7 @@ from solver.board.hexgrid import Hex
 from solver.engine.moves import Ship
 from solver.engine.plan import Plan, replay
 from solver.report.render import ShipPath, render_board
+from solver.report.words import plural
 
 
 @dataclass
@@ -66,9 +67,9 @@ def round_pictures(instance, plan: Plan) -> tuple[list[RoundPicture], object]:
         if isinstance(step.move, Ship):
             path = ship_path(state, step.move)
             text = f"{step.move.colour} cube {step.move.route[0]} → {step.move.route[-1]}, " \
-                   f"{len(step.move.route) - 1 - len(step.move.teleports)} link(s)"
+                   f"{plural(len(step.move.route) - 1 - len(step.move.teleports), 'link')}"
             if step.move.teleports:
-                text += f", {len(step.move.teleports)} teleport(s)"
+                text += f", {plural(len(step.move.teleports), 'teleport')}"
             pic.ships.append(ShipPath(path.hexes, path.teleports, f"{len(pic.ships) + 1}: {text}"))
             pic.ship_texts.append(text)
         elif step.text in ("locomotive", "pass"):
@@ -145,47 +146,85 @@ table{border-collapse:collapse;font-size:.9em}td,th{border:1px solid #ccc;paddin
 
 
 def plan_page(instance, plan: Plan | None, data: dict) -> str:
-    """The whole page: `data` is the answer's JSON twin (verdict, proof, readings, assumptions)."""
+    """The whole page: `data` is the answer's JSON twin (verdict, proof, readings, assumptions).
+
+    Order (the CLI's): the answer in one line, why, the start, the rounds (what to do, in order, in the words of
+    the CLI: solver/report/round_words.py), then what the answer rests on (readings, assumptions, grouped, once).
+    """
+    from solver.report.round_words import left_words, money_words, round_heading, round_steps
     title = f"{instance.board.name}: {data.get('difficulty', '')} — {data.get('verdict', '')}"
     out = page_start(title)
-    out.append(f"<p class='verdict'>{escape(str(data.get('verdict', '')))}: "
-               f"{escape(str(data.get('verdict_proof', data.get('proof', ''))))}</p>")
-    facts = [(k.replace("_", " "), data[k]) for k in ("min_rounds", "rounds_lower_bound", "rounds_upper_bound",
-                                                      "proof_source", "seed") if data.get(k) is not None]
-    if facts:
-        out.append(kv_table(facts))
-    readings = data.get("readings")
-    if readings:
-        rows = readings.items() if isinstance(readings, dict) else [(r.get("name"), r.get("value")) for r in readings]
-        out.append("<h2>Readings of the rule sheet</h2>" + kv_table(rows))
-    assumed = data.get("assumed_values") or []
-    if assumed:
-        from solver.board.provenance import grouped
-        out.append("<h2>Assumptions this answer used</h2><ul>" + "".join(
-            f"<li><b>{escape(what)}</b>: {escape(note)}</li>"
-            for what, note in grouped(instance, [(str(a.get("key")), str(a.get("note", ""))) for a in assumed]))
-            + "</ul>")
+    out.append(f"<p class='verdict'>{escape(_summary(data))}</p>")
+    out.append(f"<p>Why: {escape(str(data.get('verdict_proof', data.get('proof', ''))))}</p>")
     if plan is None:
-        out.append("<p>No plan to show: the answer above says why.</p></body></html>\n")
+        out.append("<p>No plan to show: the answer above says why.</p>")
+        out.append(_rests_on(instance, data))
+        out.append("</body></html>\n")
         return "".join(out)
     pictures, result = round_pictures(instance, plan)
-    out.append("<h2>Cash, income and shares after each round</h2>" + _chart(pictures))
+    rows = data.get("rounds") or []
+    if len(rows) != len(pictures) or any("build_costs" not in r for r in rows):
+        from solver.report.solo_report import plan_rounds_detail
+        rows = plan_rounds_detail(instance, plan) if result.error is None else []
+    start = plan.new_state(instance)
+    out.append("<h2 id='start'>Start</h2><div class='panel' data-round='0'>")
+    out.append(render_board(instance, start, (), title="Start"))
+    left = ", ".join(f"{k}: {' '.join(v)}" for k, v in start.summary().get("goods", {}).items()) or "none"
+    out.append(f"<div><p>Cash ${start.cash}, {start.shares} shares issued, income {start.income}, "
+               f"locomotive {start.locomotive}.</p><p class='muted'>Cubes (bottom first): {escape(left)}</p></div>")
+    out.append("</div>")
     for pic in pictures:
         s = pic.summary
-        accounts = s.get("last_round", {})
-        out.append(f"<h2 id='round-{pic.index}'>Round {pic.index}</h2><div class='panel' data-round='{pic.index}'>")
+        row = rows[pic.index - 1] if pic.index <= len(rows) else None
+        heading = round_heading(instance.board, row) if row else f"Round {pic.index}"
+        out.append(f"<h2 id='round-{pic.index}'>{escape(heading)}</h2><div class='panel' data-round='{pic.index}'>")
         out.append(render_board(instance, pic.state, pic.ships, title=f"Round {pic.index}", new_track=pic.new_track))
-        rows = [("shares issued", pic.shares_issued), ("action", pic.action or "none"),
-                ("track laid", ", ".join(sorted({str(h) for h, _ in pic.new_track})) or "none"),
-                ("cash after", f"${s.get('cash')}"), ("income", s.get("income")), ("shares", s.get("shares")),
-                ("locomotive", s.get("locomotive"))]
-        rows += [(k.replace("_", " "), v) for k, v in accounts.items()]
-        table = kv_table(rows)
-        ships = "<ol>" + "".join(f"<li>{escape(t)}</li>" for t in pic.ship_texts) + "</ol>" if pic.ship_texts else ""
-        left = ", ".join(f"{k}: {' '.join(v)}" for k, v in s.get("goods", {}).items()) or "none"
-        out.append(f"<div>{table}<p><b>Shipments</b></p>{ships}<p class='muted'>Cubes left: {escape(left)}</p></div>")
-        out.append("</div>")
+        if row:
+            steps = "".join(f"<li>{escape(t)}</li>" for t in round_steps(instance.board, row))
+            body = (f"<ol class='steps'>{steps}</ol>" if steps else "<p>Nothing to build or ship.</p>") + \
+                f"<p>Then {escape(money_words(row))}.</p><p class='muted'>Cubes left: {escape(left_words(row))}</p>"
+        else:
+            left = ", ".join(f"{k}: {' '.join(v)}" for k, v in s.get("goods", {}).items()) or "none"
+            body = f"<p>Cash after: ${s.get('cash')}</p><p class='muted'>Cubes left: {escape(left)}</p>"
+        out.append(f"<div>{body}</div></div>")
     if result.error:
         out.append(f"<p><b>The referee stopped the replay:</b> {escape(result.error)}</p>")
+    out.append("<h2>Cash, income and shares after each round</h2>" + _chart(pictures))
+    out.append(_rests_on(instance, data))
     out.append("</body></html>\n")
     return "".join(out)
+
+
+def _summary(data: dict) -> str:
+    """The answer in one line (the CLI's first line) when the data is a solo answer, else its verdict."""
+    if {"round_limit", "verdict", "min_rounds_proved"} <= set(data):
+        from solver.report.solo_report import headline
+        return headline(data).removeprefix("Answer: ")
+    return str(data.get("verdict", ""))
+
+
+def _rests_on(instance, data: dict) -> str:
+    """Assumptions and readings after the plan, grouped, once (the CLI's order)."""
+    out = [_assumed(instance, data)]
+    readings = data.get("readings")
+    if readings:
+        if isinstance(readings, dict):
+            items = "".join(f"<li>{escape(str(k))}: {escape(str(v))}</li>" for k, v in readings.items())
+        else:
+            items = "".join(f"<li title='{escape(str(r.get('name')))}={escape(str(r.get('value')))}'>"
+                            f"{escape(str(r.get('means') or r.get('value')))}"
+                            + ("" if r.get("default", True) else " <b>(not the default)</b>") + "</li>"
+                            for r in readings)
+        out.append(f"<h2>How the rule sheet was read</h2><ul>{items}</ul>")
+    return "".join(out)
+
+
+def _assumed(instance, data: dict) -> str:
+    """The assumptions, grouped (the CLI's order: assumptions, then readings)."""
+    assumed = data.get("assumed_values") or []
+    if not assumed:
+        return ""
+    from solver.board.provenance import grouped
+    return "<h2>Assumptions this answer used</h2><ul>" + "".join(
+        f"<li><b>{escape(what)}</b>: {escape(note)}</li>"
+        for what, note in grouped(instance, [(str(a.get("key")), str(a.get("note", ""))) for a in assumed])) + "</ul>"

@@ -149,6 +149,12 @@ def render_board(instance, state=None, shipments=(), title: str | None = None,
             _draw_ship_path(c, ship, i, len(shipments), labels)
         else:
             _draw_shipment(c, ship[0], ship[1], i)
+    if state is not None and shipments:
+        # The round's new track again, thin, above the arrows: the shipments must not hide what was laid.
+        for h, (a, b) in sorted(new_track):
+            bend = 0.6 if h in state.second_track and len(state.tracks_at(h)) == 2 and \
+                not crosses(h, *state.tracks_at(h)) else 0.0
+            _draw_tile(c, h, a, b, NEW_TRACK, bend, width=1.5)
     legend = legend or [
         f"{board.name}: hex names as in the instance file; thick black sides are impassable.",
         "Ruins/cities show their cubes bottom to top; circles with red numbers are danger levels.",
@@ -182,17 +188,17 @@ def _mid(c: _Canvas, h: Hex, other: Hex) -> tuple[float, float]:
     return (a[0] + b[0]) / 2, (a[1] + b[1]) / 2
 
 
-def _draw_tile(c: _Canvas, h: Hex, a: Hex, b: Hex, colour: str, bend: float = 0.0) -> None:
+def _draw_tile(c: _Canvas, h: Hex, a: Hex, b: Hex, colour: str, bend: float = 0.0, width: float = 4) -> None:
     """One track from side a to side b, curving through the centre (pulled toward its sides by `bend`)."""
     x, y = c.centre(h)
     p, q = _mid(c, h, a), _mid(c, h, b)
     x, y = x + bend * ((p[0] + q[0]) / 2 - x), y + bend * ((p[1] + q[1]) / 2 - y)
-    c.add(f'<path d="M{_pt(p)} Q{x:.1f},{y:.1f} {_pt(q)}" fill="none" stroke="{colour}" stroke-width="4"/>')
+    c.add(f'<path d="M{_pt(p)} Q{x:.1f},{y:.1f} {_pt(q)}" fill="none" stroke="{colour}" stroke-width="{width}"/>')
     # Track reaching a stop is drawn into the stop's hex.
     for side, m in ((a, p), (b, q)):
         if c.board.is_stop(side):
             c.add(f'<line x1="{m[0]:.1f}" y1="{m[1]:.1f}" x2="{(m[0] + c.centre(side)[0]) / 2:.1f}" '
-                  f'y2="{(m[1] + c.centre(side)[1]) / 2:.1f}" stroke="{colour}" stroke-width="4"/>')
+                  f'y2="{(m[1] + c.centre(side)[1]) / 2:.1f}" stroke="{colour}" stroke-width="{width}"/>')
 
 
 def _draw_track_path(c: _Canvas, path, colour: str, dash: str = "") -> None:

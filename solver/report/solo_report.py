@@ -14,23 +14,42 @@ from solver.report.output import assumptions_json
 from solver.engine.plan import Plan, replay
 from solver.solo.answer import Answer
 from solver.engine.setup import Setup, setup_to_json
+from solver.report.round_words import left_words, money_words, round_heading, round_steps
 from solver.report.words import money, plural
 
 
 def plan_rounds_detail(instance: Instance, plan: Plan) -> list[dict]:
     """Replay the plan and describe every round: moves, tile costs and money."""
-    result = replay(instance, plan)
+    steps: dict[int, list[tuple[str, int]]] = {}   # round -> (step text, spent on track before the step)
+
+    def observe(index, step, state) -> None:
+        steps.setdefault(index, []).append((step.text, state.spent_on_track))
+
+    result = replay(instance, plan, observe)
     out, spent_before = [], 0
     for i, (rnd, after) in enumerate(zip(plan.rounds, result.round_states), start=1):
         spent = after["spent_on_track"] - spent_before
         spent_before = after["spent_on_track"]
-        row = {"round": i, **rnd.to_json(), "track_cost": spent, **after.get("last_round", {}),
+        row = {"round": i, **rnd.to_json(), "build_costs": _build_costs(rnd.build, steps.get(i, [])),
+               "track_cost": spent, **after.get("last_round", {}),
                "cash": after["cash"], "income": after["income"], "shares_total": after["shares"],
                "locomotive": after["locomotive"], "goods_left": after["goods"]}
         if after.get("fed"):
             row["fed"] = after["fed"]
         out.append(row)
     return out
+
+
+def _build_costs(builds: list[str], steps: list[tuple[str, int]]) -> list[dict]:
+    """What each build of a round cost: the referee's spending across the steps the build became."""
+    costs = []
+    for text in builds:
+        cost = 0
+        for k, (step, spent) in enumerate(steps[:-1]):
+            if step == text or step.startswith(text + ": "):
+                cost += steps[k + 1][1] - spent
+        costs.append({"build": text, "cost": cost})
+    return costs
 
 
 def answer_uses(instance: Instance, answer: Answer, rules, drawn: bool,
@@ -162,8 +181,8 @@ def answer_text(data: dict, instance: Instance, rules, verbose: bool = False, ex
              + " (listed at the end)")
     cap = data.get("time_cap") or {}
     if cap.get("hit"):
-        L.append(f"Stopped by the wall-clock cap ({cap['seconds']:g} s, from --time-limit) before the work budgets "
-                 "were spent: this answer is what was found and proved by then, and another run may find more.")
+        L.append(f"Stopped at the time limit ({cap['seconds']:g} s, --time-limit) before the work was done: this "
+                 "answer is what was found and proved by then; a larger --time-limit may find or prove more.")
     L.append("")
     L.append(f"Verdict within {plural(data['round_limit'], 'round')}: {data['verdict'].upper()}")
     L.append(f"  because {_plain(data['verdict_proof'])}")
@@ -201,7 +220,7 @@ def answer_text(data: dict, instance: Instance, rules, verbose: bool = False, ex
         L.append("")
         L.append("Plan, round by round:")
         for r in data["rounds"]:
-            L.extend(_round_lines(r))
+            L.extend(_round_lines(instance.board, r))
     L.append("")
     L.append("Assumptions this answer depends on:")
     for note in data.get("answer_notes", []):
@@ -222,35 +241,12 @@ def answer_text(data: dict, instance: Instance, rules, verbose: bool = False, ex
     return "\n".join(L)
 
 
-def _round_lines(r: dict) -> list[str]:
-    shares = f"issue {plural(r['shares'], 'share')}" if r["shares"] else "no shares"
-    action = f"action {r['action']}" + (f" on {r['target']}" if r.get("target") else "") if r["action"] else "no action"
-    L = [f" Round {r['round']}: {shares}, {action}"]
-    if r["build"]:
-        L.append(f"   build: {', '.join(r['build'])}  ({money(r['track_cost'])})")
-    for note in r.get("notes", []):
-        L.append(f"   {note}")
-    for s in r["ship"]:
-        if isinstance(s, dict) and s.get("text"):
-            L.append(f"   {s['text']}")
-        elif isinstance(s, dict):
-            links = s["route"].count("-")
-            extra = f", discount at {s['discount']}" if s.get("discount") else ""
-            tele = ", teleport" if "~" in s["route"] else ""
-            L.append(f"   ship {s['cube']} from {s['from']}: {s['route']} ({plural(links, 'link')}{tele}{extra})")
-        elif s == "locomotive":
-            L.append("   locomotive +1 instead of a shipment")
-        elif s != "pass":
-            L.append(f"   {s}")
-    collected, expenses = r.get("income_collected"), r.get("expenses")
-    L.append(f"   income collected {money(collected) if collected is not None else '?'}, expenses "
-             f"{money(expenses) if expenses is not None else '?'}"
-             + (f", shortfall {money(r['shortfall'])}" if r.get("shortfall") else "")
-             + (f", income reduction {r['income_reduction']}" if r.get("income_reduction") else "")
-             + f" -> cash {money(r['cash'])}, income {r['income']}, locomotive {r['locomotive']}")
-    left = r["goods_left"]
-    L.append("   left: " + (r["left_text"] if r.get("left_text") else
-                            ", ".join(f"{k} {'/'.join(v)}" for k, v in left.items()) if left else "nothing"))
+def _round_lines(board, r: dict) -> list[str]:
+    """A round as the player does it (solver/report/round_words.py: the same words as the plan page's panels)."""
+    L = [" " + round_heading(board, r)]
+    L += [f"   {step}" for step in round_steps(board, r)]
+    L.append(f"   then {money_words(r)}")
+    L.append(f"   left: {left_words(r)}")
     return L
 
 
@@ -289,8 +285,10 @@ def _relaxation_lines(log: list[dict]) -> list[str]:
     out = []
     for entry in log:
         if entry["relaxation"] == "unknown":
+            budget = entry.get("cp_time")
+            larger = f"--cp-time {4 * budget:g} (it had {budget:g})" if budget else "a larger --cp-time"
             out.append(f"  not decided: whether any play clears by round {entry['rounds']}; the relaxation of the "
-                       "game gave no answer within its work budget (--cp-time); a larger --cp-time may settle it")
+                       f"game gave no answer within its work budget; {larger} may settle it")
         elif entry["relaxation"] == "feasible":
             out.append(f"  not decided: the relaxation of the game admits clearing by round {entry['rounds']}, so it "
                        "cannot raise the bound; no plan that clears then was found (a larger --work or "

@@ -9,6 +9,12 @@ def plural(n: int, word: str, many: str | None = None) -> str:
     return f"{n} {word if n == 1 else (many or word + 's')}"
 
 
+def ordinal(index: int) -> str:
+    """0 -> 'first', 1 -> 'second', ... (a 0-based index said as a player counts)."""
+    words = ("first", "second", "third", "fourth", "fifth", "sixth")
+    return words[index] if 0 <= index < len(words) else f"no. {index + 1}"
+
+
 def money(amount: int | None) -> str:
     if amount is None:
         return "$?"

@@ -41,7 +41,7 @@ from solver.engine.plan import Plan, RoundPlan, replay
 from solver.solo.round_search import Node, RoundPlanner, widths
 from solver.solo.prune import prune_idle_track
 from solver.solo.plan_finders import EconomyFinder
-from solver import progress
+from solver import interrupt, progress
 from solver.solo.relaxation import SolveParams, proof_record, min_shares_bound
 from solver.solo.proofs import Position, bound_before_search, raise_bound
 from solver.solo.proofs.relaxation import relaxation_spec
@@ -353,6 +353,8 @@ def target_networks(instance: Instance, setup: Setup, time_limit: float,
         return [(base, None)]
     ranked = []
     for i, t in enumerate(sorted(instance.board.towns)):
+        if ranked and interrupt.past_cap():  # out of time: the towns ranked so far (a heuristic choice)
+            break
         net = cheapest_network(instance, ruins + [t], time_limit=time_limit)
         if net.cost is None:
             continue
@@ -439,6 +441,8 @@ def analyse(instance: Instance, difficulty: str, setup: Setup, rules: Rules = Ru
     allowance = budget  # deterministic mode: round plans allowed so far (`budget` more per target network)
 
     def over() -> bool:
+        if interrupt.past_cap():  # the --time-limit cap (or Cancel in the app): stop with what was found
+            return True
         if budget is not None:
             return answer.search["round_plans_tried"] >= allowance
         return time.monotonic() > deadline
@@ -502,8 +506,9 @@ def analyse(instance: Instance, difficulty: str, setup: Setup, rules: Rules = Ru
                   "variant": variant.name, "rounds": None}
         tried.append(record)
         for width in widths(beam_width):
-            progress.note(f"beam search, width {width}" + (f", variant {n + 1}" if n else ""),
-                          rounds=f"{lower}..{answer.upper_bound or limit}")
+            progress.note("searching for a plan" + (f" (another way, {n + 1})" if n else ""),
+                          method=f"beam search, width {width}" + (f", variant {n + 1}" if n else ""),
+                          rounds=progress.rounds_text(lower, answer.upper_bound, limit))
             planner = planner_for(width, variant, target)
             found = planner.run(answer.upper_bound - 1 if answer.upper_bound else limit, start)
             if n == 0:
@@ -570,7 +575,7 @@ def analyse(instance: Instance, difficulty: str, setup: Setup, rules: Rules = Ru
     if polish_width is None:
         polish_width = 8 if params.for_shares().plan_time > 0 else 0
     if answer.plan is not None and not over() and polish_width:
-        progress.note("looking for fewer shares", rounds=f"{lower}..{answer.upper_bound}")
+        progress.note("looking for fewer shares", rounds=progress.rounds_text(lower, answer.upper_bound, limit))
         planner = planner_for(polish_width, best_variant, best_target)
         found = planner.run(answer.upper_bound, start)
         answer.search["polish_width"] = polish_width
@@ -615,7 +620,8 @@ def _optimize(answer: Answer, state0: GameState, lower: int, limit: int, params:
     tried = answer.search["optimizer"] = []
 
     def ask(finder: EconomyFinder, last: int) -> bool:
-        progress.note("plan optimizer", rounds=f"{lower}..{answer.upper_bound or limit}")
+        progress.note("looking for a plan round by round", method="plan optimizer",
+                      rounds=progress.rounds_text(lower, answer.upper_bound, limit))
         found = finder.find(state0, last, stop=over)
         tried.append({"rounds": last, "width": finder.width, "share_weights": list(finder.share_weights),
                       "found": found is not None})
@@ -700,7 +706,8 @@ def _restricted(answer: Answer, state0, last_round: int, params: SolveParams, st
     `focus`: only candidate links between the stops the hint's links join (island_plans.plan_spec)."""
     from solver.solo.island_plans import plan_spec, restricted_plan
     from solver.solo.round_search import Node
-    progress.note("CP-SAT plan model (restriction)", rounds=f"{answer.lower_bound}..{last_round}")
+    progress.note("looking for a plan with a solver model", method="CP-SAT plan model (restriction)",
+                  rounds=progress.rounds_text(answer.lower_bound, answer.upper_bound, last_round))
     prefix = len(start.rounds) if start is not None else 0
     rounds_from, started = hint or ((answer.plan.rounds, "the best plan") if answer.plan is not None else (None, "nothing"))
     hint = rounds_from[prefix:] if rounds_from is not None else None

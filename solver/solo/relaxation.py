@@ -361,7 +361,7 @@ def rounds_relaxation(spec: SoloSpec, lower: int, upper: int, params: SolveParam
         # R' <= R maps into the model at R), so INFEASIBLE at the top settles every round below it at once:
         # ask there first (with a plan known, top = plan's rounds - 1; without one, the round limit).
         verdict = feasible_by(spec, upper, params)
-        log.append({"rounds": upper, "relaxation": verdict})
+        log.append({"rounds": upper, "relaxation": verdict, "cp_time": params.deterministic_time})
         if verdict == "infeasible":
             return upper + 1, log
         if not walk_up:
@@ -369,7 +369,7 @@ def rounds_relaxation(spec: SoloSpec, lower: int, upper: int, params: SolveParam
     r = lower
     while r <= upper:
         verdict = feasible_by(spec, r, params)
-        log.append({"rounds": r, "relaxation": verdict})
+        log.append({"rounds": r, "relaxation": verdict, "cp_time": params.deterministic_time})
         if verdict != "infeasible":
             break
         r += 1

@@ -34,7 +34,7 @@ from dataclasses import dataclass
 
 import networkx as nx
 
-from solver import progress
+from solver import interrupt, progress
 from solver.board.hexgrid import Hex
 from solver.board.instance import Instance
 from solver.engine.moves import Pass, Ship, UpgradeLocomotive
@@ -447,6 +447,8 @@ def analyse(instance: Instance, difficulty: str, setup: Setup, rules: Rules = Ru
     best: dict = {"key": None, "target": None}
 
     def over() -> bool:
+        if interrupt.past_cap():  # the --time-limit cap (or Cancel in the app): stop with what was found
+            return True
         if budget is not None:
             return answer.search["round_plans_tried"] >= budget
         return time.monotonic() > deadline
@@ -463,8 +465,8 @@ def analyse(instance: Instance, difficulty: str, setup: Setup, rules: Rules = Ru
             for name, links in targets:
                 if over() or answer.upper_bound == lower:
                     break
-                progress.note(f"beam search on network {name}, width {width}",
-                              rounds=f"{lower}..{answer.upper_bound or limit}")
+                progress.note("searching for a plan on another network", method=f"beam search on network {name}, "
+                              f"width {width}", rounds=progress.rounds_text(lower, answer.upper_bound, limit))
                 planner = planner_for(links, width)
                 found = planner.run(answer.upper_bound - 1 if answer.upper_bound else limit, start)
                 answer.search["round_plans_tried"] += planner.explored
@@ -489,10 +491,11 @@ def analyse(instance: Instance, difficulty: str, setup: Setup, rules: Rules = Ru
                 best["key"], best["target"] = key, None
             return key is not None
 
-        progress.note("plan optimizer", rounds=f"{lower}..{limit}")
+        progress.note("looking for a plan round by round", method="plan optimizer",
+                      rounds=progress.rounds_text(lower, answer.upper_bound, limit))
         answer.search["optimizer_work"] = optimize(state0, lower, limit, min(params.economy_width, 30), offer,
                                                    lambda: answer.upper_bound, answer.search.setdefault("optimizer", []),
-                                                   None if budget is not None else over)
+                                                   interrupt.past_cap if budget is not None else over)
     # 1. Heuristic networks first (cheap to make), widening the beam.
     search(target_networks(instance, rules, None), widths(beam_width))
     # 2. The proven cheapest networks: reported, and searched too while the minimum is open.

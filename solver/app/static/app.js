@@ -57,6 +57,7 @@ async function loadBoard(id) {
 
 function showBoard(info) {
   S.board = info;
+  S.mark = null;
   $("answer").hidden = true;
   $("board-svg").innerHTML = info.svg;
   const diff = $("difficulty");
@@ -64,31 +65,22 @@ function showBoard(info) {
   for (const d of Object.keys(info.difficulties)) diff.appendChild(el("option", {value: d}, d));
   const box = $("readings");
   box.innerHTML = "";
+  S.defaultBag = (info.readings.find((r) => r.name === "bag") || {}).default;
   for (const rd of info.readings) {
-    const lab = el("label", {title: `${rd.sheet}: “${rd.quote}”`}, rd.name + " ");
-    const sel = el("select", {"data-reading": rd.name, id: "reading-" + rd.name});
+    // each reading in words: the option says what it means (its name on hover), the sheet's sentence on the label
+    const lab = el("label", {title: `${rd.name} — ${rd.sheet}: “${rd.quote}”`}, rd.name.replace(/-/g, " ") + ": ");
+    const sel = el("select", {"data-reading": rd.name, "data-default": rd.default, id: "reading-" + rd.name, style: "max-width:100%"});
     for (const v of rd.values) {
-      const o = el("option", {value: v.name, title: v.means}, v.name + (v.name === rd.default ? " (default)" : ""));
+      const o = el("option", {value: v.name, title: `${rd.name}=${v.name}`}, v.means + (v.name === rd.default ? " (default)" : ""));
       sel.appendChild(o);
     }
     sel.value = rd.default;
-    sel.addEventListener("change", checkSetup);
+    sel.addEventListener("change", () => { readingsSummary(); palette(S.board); checkSetup(); });
     lab.appendChild(sel);
     box.appendChild(lab);
   }
-  const pal = $("palette");
-  pal.innerHTML = "";
-  if (!info.food_only) {
-    for (const c of info.colours) {
-      const b = el("button", {"data-colour": c, id: "colour-" + c, style: `background:${CUBE[c]};color:#fff`}, c);
-      b.addEventListener("click", () => pickColour(c));
-      pal.appendChild(b);
-    }
-    const rm = el("button", {"data-colour": "", id: "colour-remove"}, "remove top cube");
-    rm.addEventListener("click", () => pickColour(""));
-    pal.appendChild(rm);
-    pickColour(info.colours[0]);
-  }
+  palette(info);
+  $("clear").disabled = !!info.food_only;   // the Zoo's food is the sheet's: nothing to clear by hand
   say("setup-help", info.food_only
     ? "The Zoo: the sheet places the same food on every animal area and its colours do not matter, so the food " +
       "is drawn with the seed; choose the readings and solve."
@@ -96,6 +88,30 @@ function showBoard(info) {
       "“remove top cube” takes the top cube off.");
   document.querySelectorAll("#board-svg .target").forEach((t) => t.addEventListener("click", () => clickHex(t)));
   drawFromSeed();
+}
+
+// The colours the bag holds under the bag reading (purple is not offered under the default bag, which has none).
+function palette(info) {
+  const pal = $("palette");
+  pal.innerHTML = "";
+  if (info.food_only) return;
+  const bag = readings().bag;
+  const shown = info.colours.filter((c) => !info.default_bag || (bag && bag !== (S.defaultBag || bag)) || info.default_bag[c]);
+  for (const c of shown) {
+    const b = el("button", {"data-colour": c, id: "colour-" + c, style: `background:${CUBE[c]};color:#fff`}, c);
+    b.addEventListener("click", () => pickColour(c));
+    pal.appendChild(b);
+  }
+  const rm = el("button", {"data-colour": "", id: "colour-remove"}, "remove top cube");
+  rm.addEventListener("click", () => pickColour(""));
+  pal.appendChild(rm);
+  pickColour(shown.includes(S.colour) ? S.colour : shown[0]);
+}
+
+function readingsSummary() {
+  const changed = [...document.querySelectorAll("#readings select")].filter((s) => s.value !== s.dataset.default)
+    .map((s) => s.dataset.reading.replace(/-/g, " "));
+  say("readings-summary", changed.length ? `changed: ${changed.join(", ")}` : "the defaults");
 }
 
 function readings() {
@@ -114,8 +130,10 @@ function need() { return S.board.difficulties[$("difficulty").value] || {}; }
 function label(hex) { const s = S.board.stops.find((x) => x.hex === hex); return s ? s.label : hex; }
 
 function clickHex(target) {
+  if (S.mark) { markHex(target.dataset.hex); return; }   // playing along: the click marks what happened
   say("setup-error", "");
   const hex = target.dataset.hex;
+  setupNo++;
   if (S.board.food_only) {
     say("setup-error", "The Zoo's food is set by the sheet and drawn with the seed; clicks do not change it.");
     return;
@@ -195,10 +213,14 @@ async function checkSetup() {
   else say("setup-error", r.data.error);
 }
 
+// A draw answered after the player started clicking (or after a newer draw) is dropped: clicks win.
+let setupNo = 0;
 async function drawFromSeed() {
   say("setup-error", "");
+  const no = ++setupNo;
   const r = await api("POST", "/api/setup/draw", {board: S.board.id, difficulty: $("difficulty").value,
     readings: readings(), seed: $("seed").value});
+  if (no !== setupNo) return;
   if (!r.ok) { say("setup-error", r.data.error); return; }
   S.setup = r.data.setup;
   S.seed = r.data.seed;
@@ -207,9 +229,21 @@ async function drawFromSeed() {
 }
 
 $("board").addEventListener("change", () => loadBoard($("board").value));
-$("difficulty").addEventListener("change", drawFromSeed);
+// A new difficulty keeps the cubes clicked on stops it also uses (a drawn setup is drawn again with its seed).
+$("difficulty").addEventListener("change", () => {
+  const clicked = S.seed === null && Object.values(S.setup).some((stack) => stack.length);
+  if (!clicked) { drawFromSeed(); return; }
+  const kept = {};
+  for (const [hex, n] of Object.entries(need())) if (S.setup[hex]) kept[hex] = S.setup[hex].slice(0, n);
+  const dropped = Object.keys(S.setup).filter((h) => !(h in kept) && S.setup[h].length);
+  S.setup = kept;
+  showSetup();
+  checkSetup().then(() => {
+    if (dropped.length) say("setup-ok", `Kept your cubes; ${dropped.map(label).join(", ")} hold none in ${$("difficulty").value}, so theirs were taken off.`);
+  });
+});
 $("draw").addEventListener("click", drawFromSeed);
-$("clear").addEventListener("click", () => { S.setup = {}; S.seed = null; showSetup(); checkSetup(); });
+$("clear").addEventListener("click", () => { setupNo++; S.setup = {}; S.seed = null; showSetup(); checkSetup(); });
 $("board-file").addEventListener("change", async () => {
   say("board-error", "");
   const f = $("board-file").files[0];
@@ -226,17 +260,28 @@ $("board-file").addEventListener("change", async () => {
 function settings() { return {time_limit: $("time-limit").value, work: $("work").value}; }
 
 async function solve() {
+  if (S.starting || (S.job && $("status").dataset.state === "running")) return;   // a double click: one solve
   say("solve-error", "");
+  say("from-error", "");
   const req = {tab: TAB, board: S.board.id, difficulty: $("difficulty").value, readings: readings(), ...settings()};
   if (S.seed !== null) req.seed = S.seed; else req.setup = S.setup;
+  busy();
   startJob(await api("POST", "/api/solve", req), "solve-error");
 }
 
+function busy() {   // the buttons are disabled the moment a solve is asked for, not when the server answers
+  S.starting = true;
+  $("solve").disabled = true;
+  $("from-here").disabled = true;
+}
+
 function startJob(r, errorField) {
-  if (!r.ok) { say(errorField, r.data.error); return; }
+  S.starting = false;
+  if (!r.ok) { stopped(); say(errorField, r.data.error); return; }
   S.job = r.data.id;
   $("answer").hidden = true;
   say("solve-error", "");
+  say("from-error", "");
   $("progress").innerHTML = "";
   $("cancel").disabled = false;
   $("solve").disabled = true;
@@ -263,24 +308,35 @@ function showJob(job) {
   const word = {running: "solving", done: "done", error: "bad input", cancelled: "cancelled", failed: "failed"}[job.state];
   $("status").dataset.state = job.state;
   say("status", `${job.title}: ${word}, ${job.seconds} s` + (job.state === "running" && last ? ` — ${last.phase}` +
-    (last.rounds ? `, rounds ${last.rounds} (proved lower bound..best plan so far, or the round limit)` : "") : ""));
+    (last.rounds ? `; ${last.rounds}` : "") : ""));
+  $("status").title = job.state === "running" && last && last.method ? last.method : "";
   const list = $("progress");
   list.innerHTML = "";
-  for (const p of job.progress) {
-    const extra = Object.entries(p).filter(([k]) => k !== "seconds" && k !== "phase").map(([k, v]) => `${k.replace(/_/g, " ")} ${v}`);
-    list.appendChild(el("li", {}, `[${p.seconds} s] ${p.phase}` + (extra.length ? "  " + extra.join("  ") : "")));
+  for (const p of job.progress) {   // the phase in words; the method's technical name on hover
+    const extra = Object.entries(p).filter(([k]) => !["seconds", "phase", "method", "rounds"].includes(k))
+      .map(([k, v]) => `${k.replace(/_/g, " ")} ${v}`);
+    const item = el("li", p.method ? {title: p.method} : {}, `${p.seconds} s: ${p.phase}` + (p.rounds ? `; ${p.rounds}` : "") +
+      (extra.length ? "; " + extra.join(", ") : ""));
+    list.appendChild(item);
   }
   if (job.state === "running") return;
   clearInterval(S.timer);
   stopped();
-  if (job.state === "done") showAnswer(job);
-  else if (job.message) say("solve-error", job.message);
+  if (job.state === "done" || (job.state === "cancelled" && job.answer)) showAnswer(job);
+  if (job.state === "cancelled") say("status", `${job.title}: ${job.message || "stopped"} (after ${job.seconds} s)`);
+  else if (job.state !== "done" && job.message) say("solve-error", job.message);
 }
 
 $("solve").addEventListener("click", solve);
 $("cancel").addEventListener("click", async () => {
+  $("cancel").disabled = true;
+  say("status", "stopping: keeping what was found so far…");
   const r = await api("POST", `/api/jobs/${S.job}/cancel`);
   if (r.ok) showJob(r.data); else say("solve-error", r.data.error);
+});
+// A closed tab stops its solve at once (the server also stops a solve nobody asks about for 30 s).
+window.addEventListener("pagehide", () => {
+  if (S.job && $("status").dataset.state === "running") navigator.sendBeacon(`/api/jobs/${S.job}/cancel?now=1`);
 });
 
 // ---------------------------------------------------------------- the answer and playing along
@@ -288,9 +344,16 @@ async function showAnswer(job) {
   const a = job.answer;
   S.answer = a;
   $("answer").hidden = false;
-  const rounds = a.min_rounds_proved ? `minimum ${a.min_rounds} rounds (proved)`
-    : `rounds between ${a.rounds_lower_bound} and ${a.rounds_upper_bound ?? "?"}`;
-  say("verdict", `${a.verdict.toUpperCase()}: ${a.verdict_proof}; ${rounds}` + (a.from_round ? ` — from round ${a.from_round}` : ""));
+  const rounds = a.min_rounds_proved ? `${a.min_rounds} rounds, the fewest possible (proved)`
+    : a.rounds_upper_bound ? `a plan in ${a.rounds_upper_bound} rounds; at least ${a.rounds_lower_bound} are needed`
+    : `at least ${a.rounds_lower_bound} rounds are needed`;
+  say("verdict", `${a.verdict.toUpperCase()}: ${rounds}` + (a.from_round ? ` (from round ${a.from_round})` : "") +
+    ". Why: " + a.verdict_proof);
+  // the page grows to its content: one scroll bar (the window's), not a scroll inside a scroll
+  $("answer-page").onload = () => {
+    const doc = $("answer-page").contentDocument;
+    if (doc && doc.body) $("answer-page").style.height = (doc.documentElement.scrollHeight + 20) + "px";
+  };
   $("answer-page").src = `/api/jobs/${job.id}/page.html`;
   $("download-page").href = `/api/jobs/${job.id}/page.html?download=1`;
   const blob = new Blob([JSON.stringify(a, null, 2)], {type: "application/json"});
@@ -341,9 +404,87 @@ function fillPrefix() {
     cell(el("textarea", {class: "p-ship", rows: Math.max(2, rd.ship.length), cols: 26})).value = rd.ship.map(shipText).join("\n");
     t.appendChild(tr);
   });
-  t.querySelectorAll("input, textarea").forEach((x) => x.addEventListener("input", formToJson));
+  t.querySelectorAll("input, textarea").forEach((x) => x.addEventListener("input", () => { if (formToJson()) liveCheck(); else liveNo++; }));
   $("prefix").value = JSON.stringify({...S.plan, rounds}, null, 2);
   say("from-error", "");
+  const mr = $("mark-round");
+  mr.innerHTML = "";
+  rounds.forEach((_, i) => mr.appendChild(el("option", {value: i + 1}, String(i + 1))));
+  if (rounds.length) mr.value = String(rounds.length);
+  $("mark-box").hidden = !rounds.length;
+  const cubes = $("mark-cube");
+  cubes.innerHTML = "";
+  for (const c of S.board.colours) cubes.appendChild(el("option", {value: c}, c));
+  stopMarking();
+  liveCheck();
+}
+
+// ---------------------------------------------------------------- play along by clicking on the board
+function stopMarking() {
+  S.mark = null;
+  say("mark-now", "");
+  document.querySelectorAll("#board-svg .target.marked").forEach((t) => t.classList.remove("marked"));
+  ["mark-track", "mark-ship"].forEach((id) => $(id).classList.remove("on"));
+}
+function startMarking(mode) {
+  stopMarking();
+  S.mark = {mode, hexes: []};
+  $(mode === "track" ? "mark-track" : "mark-ship").classList.add("on");
+  say("mark-now", mode === "track" ? "Click the hexes of the path, from where it starts; then done."
+    : "Click the stop the cube leaves, then each stop it passes; then done.");
+}
+function markHex(hex) {
+  S.mark.hexes.push(hex);
+  const t = document.querySelector(`#board-svg .target[data-hex="${hex}"]`);
+  if (t) t.classList.add("marked");
+  if (S.mark.mode === "ship" && S.mark.hexes.length === 1 && S.goodsBefore) {  // the top cube there, as a default
+    const stack = S.goodsBefore[hex];
+    if (stack && stack.length) $("mark-cube").value = stack[stack.length - 1];
+  }
+  say("mark-now", `${S.mark.mode === "track" ? "path" : "shipment"}: ${S.mark.hexes.join("-")}`);
+}
+function markDone() {
+  if (!S.mark || !S.mark.hexes.length) return;
+  const tr = $("prefix-rounds").querySelector(`tr[data-round="${$("mark-round").value}"]`);
+  const h = S.mark.hexes;
+  const [box, line] = S.mark.mode === "track" ? [tr.querySelector(".p-build"), h.join("-")]
+    : [tr.querySelector(".p-ship"), `${h[0]} ${$("mark-cube").value} ${h.join("-")}`];
+  box.value = (box.value.trim() ? box.value.trim() + "\n" : "") + line;
+  const mode = S.mark.mode;
+  startMarking(mode);
+  if (formToJson()) liveCheck();
+}
+$("mark-track").addEventListener("click", () => startMarking("track"));
+$("mark-ship").addEventListener("click", () => startMarking("ship"));
+$("mark-done").addEventListener("click", markDone);
+$("mark-clear").addEventListener("click", () => {
+  const tr = $("prefix-rounds").querySelector(`tr[data-round="${$("mark-round").value}"]`);
+  tr.querySelector(".p-build").value = "";
+  tr.querySelector(".p-ship").value = "";
+  if (formToJson()) liveCheck();
+});
+
+// The referee replays the rounds as played after every change: the state reached, or the illegal step.
+let liveNo = 0;
+function liveCheck() {   // after a pause in typing (a third of a second), so that each keystroke is not a replay
+  const no = ++liveNo;
+  clearTimeout(S.liveTimer);
+  S.liveTimer = setTimeout(() => { if (no === liveNo) replayLive(no); }, 300);
+}
+async function replayLive(no) {
+  let prefix;
+  try { prefix = JSON.parse($("prefix").value); } catch (e) { return; }
+  const before = {...prefix, rounds: prefix.rounds.slice(0, Math.max(0, Number($("mark-round").value || 1) - 1))};
+  const [r, b] = await Promise.all([api("POST", "/api/play-along/check", {board: S.board.id, prefix}),
+    api("POST", "/api/play-along/check", {board: S.board.id, prefix: before})]);
+  if (no !== liveNo) return;
+  S.goodsBefore = b.ok ? b.data.goods : null;
+  if (r.ok) {
+    say("from-error", "");
+    const n = prefix.rounds.length;
+    say("from-ok", n ? (n === 1 ? "Round 1" : `Rounds 1 to ${n}`) + " as played, replayed by the referee: " +
+      `cash $${r.data.cash}, income ${r.data.income}, ${r.data.shares} shares, locomotive ${r.data.locomotive}.` : "");
+  } else { say("from-ok", ""); say("from-error", r.data.error); }
 }
 function formToJson() {
   say("from-error", "");
@@ -359,10 +500,10 @@ function formToJson() {
         const s = {from: w[0], cube: w[1], route: w[2]};
         if (w[3]) s.discount = w[3];
         ship.push(s);
-      } else { say("from-error", `round ${n}, shipment '${line}': expected FROM CUBE ROUTE, 'pass' or 'locomotive'`); return; }
+      } else { say("from-error", `round ${n}, shipment '${line}': expected FROM CUBE ROUTE, 'pass' or 'locomotive'`); return false; }
     }
     const shares = tr.querySelector(".p-shares").value;
-    if (!/^\d+$/.test(shares)) { say("from-error", `round ${n}: shares must be a whole number, got '${shares}'`); return; }
+    if (!/^\d+$/.test(shares)) { say("from-error", `round ${n}: shares must be a whole number, got '${shares}'`); return false; }
     const rd = {shares: Number(shares), action: tr.querySelector(".p-action").value.trim() || null,
       build: lines(".p-build"), ship};
     const target = tr.querySelector(".p-target").value.trim();
@@ -370,6 +511,7 @@ function formToJson() {
     rounds.push(rd);
   }
   $("prefix").value = JSON.stringify({...S.plan, rounds}, null, 2);
+  return true;
 }
 $("from-round").addEventListener("change", fillPrefix);
 $("prefix-file").addEventListener("change", async () => {
@@ -388,6 +530,7 @@ $("from-here").addEventListener("click", async () => {
     say("from-error", "The plan so far is not valid JSON: " + e.message);
     return;
   }
+  busy();
   startJob(await api("POST", "/api/play-along", {tab: TAB, board: S.board.id, prefix, ...settings()}), "from-error");
 });
 

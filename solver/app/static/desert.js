@@ -106,13 +106,15 @@
     list.innerHTML = "";
     for (const t of a.tiles) list.appendChild(el("li", {}, `place ${t.tile} at (${t.at[0]}, ${t.at[1]}), rotation ${t.rotation} (quarter turns clockwise)`));
     if (a.tiles_left_out) list.appendChild(el("li", {}, `${a.tiles_left_out} tile(s) of the column fit nowhere: leave them out`));
-    for (const p of a.pawns) list.appendChild(el("li", {}, `pawn: ${p.kind} with the ${p.token} token on (${p.at[0]}, ${p.at[1]}) pinpoint ${p.pinpoint}, ${p.points} point(s)`));
+    const nth = (i) => ["first", "second", "third", "fourth", "fifth", "sixth"][i] || `no. ${i + 1}`;
+    const n = (k, w) => `${k} ${w}${k === 1 ? "" : "s"}`;
+    for (const p of a.pawns) list.appendChild(el("li", {}, `place a ${p.kind} pawn (the ${p.token} token) on the tile at (${p.at[0]}, ${p.at[1]}), its ${nth(p.pinpoint)} pinpoint: ${n(p.points, "point")}`));
     if (!a.pawns.length) list.appendChild(el("li", {}, "no pawn can score this round"));
     list.appendChild(el("li", {class: "muted"}, "positions (x, y) count tiles from the start tile at (0, 0): x to the right, y down"));
     list.appendChild(el("li", {class: "muted"}, "columns compared (" + a.value_basis + "): " + a.columns.map((c) => `${c.column}: ${c.value}`).join(", ")));
     say("desert-score", `Score so far, replayed by the referee: ${a.score_after}` + (a.score_before === null ? "" : ` (was ${a.score_before})`) +
       ". The advice is the online greedy policy of `desert game`, not a proof of the best move.");
-    say("desert-final", a.finished ? `The game is over: ${a.score_after} points` + (a.challenge ? `, ${a.stars} star(s), mission ${a.mission_met ? "met" : "not met"}` : "") : "");
+    say("desert-final", a.finished ? `The game is over: ${a.score_after} points` + (a.challenge ? `, ${a.stars} star${a.stars === 1 ? "" : "s"}, mission ${a.mission_met ? "met" : "not met"}` : "") : "");
     $("desert-area").innerHTML = a.svg;
   });
 

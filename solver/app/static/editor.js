@@ -28,23 +28,35 @@
         <label>Map name <input id="editor-map-name"></label>
         <p class="error" id="editor-click-error" role="alert"></p>
       </fieldset>
+      <fieldset id="editor-setups" disabled>
+        <legend>Difficulties and rounds</legend>
+        <p>Each difficulty says how many cubes start on each ruin (or animal area). Pick one, choose the
+          "cubes +" tool and click a city once per cube; "cubes −" takes one off.</p>
+        <label>Difficulty <select id="editor-difficulty"></select></label>
+        <label>New <input id="editor-difficulty-name" placeholder="easy" style="width:6em"></label>
+        <button id="editor-difficulty-add">Add</button> <button id="editor-difficulty-remove">Remove</button>
+        <label>The rule sheet's sentence (optional) <input id="editor-difficulty-quote" placeholder="Place one cube each on ..."></label>
+        <p id="editor-difficulty-cubes"></p>
+        <label>Round limit (the printed round track) <input type="number" id="editor-rounds" min="1" style="width:4em"></label>
+      </fieldset>
       <fieldset>
         <legend>Check and save</legend>
         <p class="ok" id="editor-status"></p>
+        <p class="warning" id="editor-warning"></p>
         <p class="error" id="editor-error" role="alert"></p>
         <button id="editor-save" class="primary" disabled>Save the board file</button>
       </fieldset>
     </div>
     <div class="right"><div id="editor-svg" class="grid-editor"></div></div>
   </div>`;
-  const TOOLS = ["plain", "river", "mountain", "water", "off-map", "city", "town", "exit", "impassable", "erase"];
+  const TOOLS = ["plain", "river", "mountain", "water", "off-map", "city", "town", "exit", "impassable", "erase", "cubes +", "cubes −"];
   const FILL = {plain: "#e8efd2", river: "#cfe3f2", mountain: "#c9b49a", water: "#8fbfe0", "off-map": "#fafafa"};
   const CITY = {red: "#f2a3a3", blue: "#a9c4f0", yellow: "#f6e08a", purple: "#cfa6e0", black: "#777", "": "#f4d9b0"};
   const E = {model: null, tool: "plain", first: null, checkNo: 0};
   const SIZE = 24, PAD = 30;
 
   for (const t of TOOLS) {
-    const b = el("button", {id: "tool-" + t, "data-tool": t}, t);
+    const b = el("button", {id: "tool-" + t.replace(" +", "-add").replace(" −", "-remove"), "data-tool": t}, t);
     b.addEventListener("click", () => { E.tool = t; E.first = null; tools(); draw(); });
     $("editor-tool-buttons").appendChild(b);
   }
@@ -101,6 +113,9 @@
       const label = kind ? (kind === "towns" ? "○ " : kind === "exits" ? "EXIT " : "") + (f.name || "") : "";
       if (label) svg.appendChild(svgEl("text", {x, y: y + 3, "font-size": 8, "text-anchor": "middle", "pointer-events": "none", "font-weight": "bold"}, label));
       svg.appendChild(svgEl("text", {x, y: y + SIZE * 0.75, "font-size": 6, fill: "#666", "text-anchor": "middle", "pointer-events": "none"}, name));
+      const d = E.model.difficulties[$("editor-difficulty").value];
+      if (kind === "cities" && d && d.cubes[f.name])
+        svg.appendChild(svgEl("text", {x, y: y - SIZE * 0.45, "font-size": 8, fill: "#b00", "text-anchor": "middle", "pointer-events": "none", class: "cube-count"}, "■".repeat(d.cubes[f.name])));
     }));
     for (const side of E.model.doc.impassable || []) {
       const a = parseHex(side.between[0]), b = parseHex(side.between[1]);
@@ -128,6 +143,14 @@
     if (["plain", "river", "mountain", "water", "off-map"].includes(E.tool)) {
       E.model.terrain[r][c] = E.tool;
       E.model.grid_edited = true;
+    } else if (E.tool === "cubes +" || E.tool === "cubes −") {
+      const [kind, f] = featureAt(name);
+      const d = E.model.difficulties[$("editor-difficulty").value];
+      if (!d) { say("editor-click-error", "Add a difficulty first (its name, then Add)."); return; }
+      if (kind !== "cities") { say("editor-click-error", `${name} holds no city: cubes start on cities (ruins, animal areas).`); return; }
+      const n = (d.cubes[f.name] || 0) + (E.tool === "cubes +" ? 1 : -1);
+      if (n > 0) d.cubes[f.name] = n; else delete d.cubes[f.name];
+      setups();
     } else if (E.tool === "erase") {
       for (const kind of ["cities", "towns", "exits"]) if (doc[kind]) doc[kind] = doc[kind].filter((f) => String(f.hex).toUpperCase() !== name);
     } else if (E.tool === "impassable") {
@@ -163,6 +186,39 @@
     check();
   }
 
+  function setups(keep) {
+    const sel = $("editor-difficulty"), names = Object.keys(E.model.difficulties);
+    const current = keep || sel.value;
+    sel.innerHTML = "";
+    for (const n of names) sel.appendChild(el("option", {value: n}, n));
+    if (names.includes(current)) sel.value = current;
+    const d = E.model.difficulties[sel.value];
+    $("editor-difficulty-quote").value = d ? d.quote || "" : "";
+    $("editor-difficulty-cubes").textContent = d
+      ? `${sel.value}: ` + (Object.entries(d.cubes).map(([k, v]) => `${k} ×${v}`).join(", ") || "no cubes yet") +
+        ` (${Object.values(d.cubes).reduce((a, b) => a + b, 0)} cubes)`
+      : "No difficulty yet: the solvers need at least one.";
+    draw();
+  }
+  $("editor-difficulty").addEventListener("change", () => setups());
+  $("editor-difficulty-add").addEventListener("click", () => {
+    const n = $("editor-difficulty-name").value.trim();
+    if (!/^[A-Za-z0-9_-]+$/.test(n)) { say("editor-click-error", "A difficulty's name is one word, e.g. easy."); return; }
+    if (!E.model.difficulties[n]) E.model.difficulties[n] = {cubes: {}, quote: ""};
+    $("editor-difficulty-name").value = "";
+    setups(n); check();
+  });
+  $("editor-difficulty-remove").addEventListener("click", () => {
+    delete E.model.difficulties[$("editor-difficulty").value];
+    setups(); check();
+  });
+  $("editor-difficulty-quote").addEventListener("change", () => {
+    const d = E.model.difficulties[$("editor-difficulty").value];
+    if (d) { d.quote = $("editor-difficulty-quote").value.trim(); check(); }
+  });
+  $("editor-rounds").addEventListener("change", () => { E.model.rounds = $("editor-rounds").value; check(); });
+  $("editor-edition").addEventListener("change", () => { E.model.edition = $("editor-edition").value.trim(); });
+
   async function check() {
     const no = ++E.checkNo;
     const r = await api("POST", "/api/editor/check", {model: E.model});
@@ -170,6 +226,7 @@
     say("editor-status", ""); say("editor-error", "");
     if (!r.ok) { say("editor-error", r.data.error); $("editor-save").disabled = true; return; }
     if (r.data.ok) say("editor-status", r.data.summary); else say("editor-error", r.data.error);
+    say("editor-warning", (r.data.warnings || []).join(" "));
     $("editor-save").disabled = !r.data.ok;
   }
 
@@ -179,8 +236,12 @@
     E.model = r.data;
     E.first = null;
     $("editor-tools").disabled = false;
+    $("editor-setups").disabled = false;
+    E.model.difficulties = E.model.difficulties || {};
+    E.model.edition = $("editor-edition").value.trim();
     $("editor-map-name").value = (E.model.doc.meta || {}).name || "";
-    draw();
+    $("editor-rounds").value = E.model.rounds || "";
+    setups();
     check();
   }
   $("editor-file").addEventListener("change", async () => {

@@ -83,7 +83,8 @@ def raise_bound(answer, position: Position, bound: Bound, limit: int) -> Bound:
             break  # settled: a plan meets the bound, or no play clears by the round limit
         top = (answer.upper_bound - 1) if answer.upper_bound else limit
         position.known_bound = lower
-        progress.note(f"proof engine: {engine.name}", rounds=f"{lower}..{answer.upper_bound or limit}")
+        progress.note("proving how many rounds are needed", method=f"proof engine: {engine.name}",
+                      rounds=progress.rounds_text(lower, answer.upper_bound, limit))
         verdict = ask(engine, position, top)
         if verdict.log:
             answer.search[verdict.engine] = list(verdict.log)
