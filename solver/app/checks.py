@@ -9,7 +9,7 @@ import math
 from solver.board.errors import InputError
 
 # The command line's defaults (solver/cli/solo.py), so an app solve is a CLI solve.
-DEFAULTS = {"time_limit": 60.0, "work": 10000, "cp_time": 1.0, "cp_workers": 1, "plan_cp_time": 10.0,
+DEFAULTS = {"time_limit": 300.0, "work": 10000, "cp_time": 1.0, "cp_workers": 1, "plan_cp_time": 10.0,
             "shares_cp_time": 0.0}
 # The lowest value each accepts, as the CLI's options and solve_mode do.
 LOWEST = {"time_limit": 0.1, "work": 1, "cp_time": None, "cp_workers": 1, "plan_cp_time": 0.0, "shares_cp_time": 0.0}

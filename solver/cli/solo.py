@@ -93,7 +93,7 @@ def easter_island(
     rounds: Optional[int] = typer.Option(None, "--rounds", min=1, help="Round limit (default: the instance's)."),
     reading: Optional[list[str]] = typer.Option(None, "--reading", help=READING_HELP),
     strict_action: bool = typer.Option(False, "--strict-action", help="Alias of --reading strict-action=on: an action must be chosen, and paid, every round (the reading the translator rejects)."),
-    time_limit: float = typer.Option(60.0, "--time-limit", min=0.1, help=TIME_LIMIT_HELP),
+    time_limit: float = typer.Option(300.0, "--time-limit", min=0.1, help=TIME_LIMIT_HELP),
     json_out: bool = JSON_OPT,
     verbose: bool = VERBOSE_OPT,
     quiet: bool = QUIET_OPT,

@@ -88,7 +88,7 @@ def zoo(
         "bag=full", "exit-pairs=strict")),
     strict_exits: bool = typer.Option(False, "--strict-exits", help="Alias of --reading exit-pairs=strict: food entering an exit must teleport (the designer allows passing)."),
     literal_areas: Optional[bool] = typer.Option(None, "--literal-areas/--no-literal-areas", help="Alias of --reading feed-new-cities=on/off: urbanized areas must be fed too ('every animal area', literally; default) or not."),
-    time_limit: float = typer.Option(60.0, "--time-limit", min=0.1, help=TIME_LIMIT_HELP),
+    time_limit: float = typer.Option(300.0, "--time-limit", min=0.1, help=TIME_LIMIT_HELP),
     json_out: bool = JSON_OPT,
     verbose: bool = VERBOSE_OPT,
     quiet: bool = QUIET_OPT,
