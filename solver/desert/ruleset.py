@@ -248,7 +248,6 @@ def _validate(rs: Ruleset) -> None:
     fixed = {
         "untaken_columns": "discard",
         "first_desert_tile": "exempt-from-same-kind",
-        "same_kind_contact": "adjacent",
         "pawn_network": "all-routes",
         "landmark_active": "connected-to-desert-station",
         "start_tile_kind": "core",
