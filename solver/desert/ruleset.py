@@ -73,6 +73,7 @@ REQUIRED: dict[str, type | tuple[type, ...]] = {
     "catalogue_features": str,
     "desert_objective_tiles": int,
     "objective_tiles_per_set": int,
+    "objective_tiles_in_play": int,
     "objective_points": int,
     "objective_placement": str,
     "temple_landmarks": int,
