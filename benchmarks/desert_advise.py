@@ -24,6 +24,7 @@ import sys
 import time
 import tomllib
 
+from solver.desert import lookahead
 from solver.desert.advise import advise
 from solver.desert.game import evaluate, load_setup, play_policy
 from solver.desert.layout import Layout, parse_layout
@@ -101,7 +102,9 @@ def summary(rows: list[dict], args, wall: float) -> str:
              f"Command: `{cmd}` (seeds 1..{args.seeds} per challenge; wall {wall:.0f} s, load average {load:.1f} at "
              "the end; stand-in catalogues, assumed core values).", "",
              "Mean final score (referee) and mean stars; advise = the lookahead policy with "
-             f"{args.futures} imagined futures per column, no time cut (deterministic); all on an unboxed table.", "",
+             f"{args.futures} imagined futures per column, no time cut (deterministic), each future valued by its "
+             + ("final score with pawn points x2" if lookahead.PAWN_WEIGHT_X2 else "final score")
+             + "; all on an unboxed table.", "",
              "| challenge | seeds | advise | rollout | greedy | advise / rollout | stars advise / rollout / greedy "
              "| advise CPU s per round: max (mean) |", "|---|---|---|---|---|---|---|---|"]
     for cid in dict.fromkeys(r["challenge"] for r in rows):

@@ -13,7 +13,8 @@ For each column: its tiles are placed greedily and its pawns exactly (as every p
 solver.desert.game), then each imagined future is played to the end with the rollout policy
 (each later round's column chosen on its own imagined rollouts, greedy placement; the last
 round's column on the final score), and the column's value is the mean final score (pawn
-points x2 as the rollout policy counts them; mission missed: -100).  The same futures for
+points once, as the referee counts them: the future is played to its end; mission missed:
+-100).  The same futures for
 every column (common random numbers), each seeded by ``seed``, the round and its index: the
 advice is the same on every run unless the time budget cuts the futures short, which the
 answer says.
@@ -32,6 +33,9 @@ from solver.desert.market import Market, RoundOffer
 
 INNER_ROLLOUTS = 2       # imagined rollouts per column inside an imagined future (the rollout policy uses 4)
 MISSED = 100             # the rollout policy's penalty for a missed mission
+# The value of a future played to the end: its final score (False), or with pawn points counted twice as the
+# rollout policy's own estimate does (True; the first measured variant, results/desert-advise-pawnx2.md).
+PAWN_WEIGHT_X2 = False
 
 
 def imagine(setup: Setup, number: int, seen: list[str], tokens: list[str], rng: random.Random,
@@ -101,7 +105,8 @@ def play_out(setup: Setup, area: PlayArea, market: Market, number: int, ch, key:
                     best = (val, trial)
         area = best[1]
     met = ch is None or missions.check(ch, area).met
-    return scoring.score_total(area) + _pawn_bonus(area) - (0 if met else MISSED)
+    # the future is played to the end: its final score (pawn points once, as the referee counts them)
+    return scoring.score_total(area) + (_pawn_bonus(area) if PAWN_WEIGHT_X2 else 0) - (0 if met else MISSED)
 
 
 def column_values(setup: Setup, area: PlayArea, number: int, columns: list[list[str]], tokens: list[str], ch,
@@ -131,5 +136,6 @@ def column_values(setup: Setup, area: PlayArea, number: int, columns: list[list[
         used += 1
     return {"values": [t / used for t in totals], "plays": trials, "futures": used, "futures_asked": futures,
             "cut_by_time": cut, "cpu_seconds": round(time.process_time() - t0, 2),
-            "basis": (f"mean final score over {used} imagined future(s) played out with the rollout policy, pawn "
-                      f"points x{1 + PAWN_BONUS:g} (mission missed: -{MISSED})")}
+            "basis": (f"mean final score over {used} imagined future(s) played out with the rollout policy"
+                      + (f", pawn points x{1 + PAWN_BONUS:g}" if PAWN_WEIGHT_X2 else "")
+                      + f" (mission missed: -{MISSED})")}
