@@ -38,14 +38,14 @@ FIELDS = ["challenge", "seed", "advise_score", "advise_stars", "advise_met", "ad
           "greedy_score", "greedy_stars", "greedy_met", "greedy_cpu"]
 
 
-def follow_advice(setup, market, ch, futures: int) -> tuple[dict, list[float]]:
+def follow_advice(setup, market, ch, futures: int, budget: float | None = None) -> tuple[dict, list[float]]:
     """Play the market by asking `advise` every round (the lookahead policy) and keeping its record."""
     record = Layout(challenge=ch.id)
     cpu, taken = [], []
     for offer in market.rounds:
         t = time.process_time()
         data = advise(setup, record, [list(c) for c in offer.columns], list(offer.tokens), ch,
-                      policy="lookahead", futures=futures, time_budget=None, seed=0)
+                      policy="lookahead", futures=futures, time_budget=budget, seed=0)
         cpu.append(time.process_time() - t)
         taken.append(data["column"])
         record = parse_layout(tomllib.loads(data["record"]), "advice record")
@@ -61,6 +61,8 @@ def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--seeds", type=int, default=6, help="seeds per challenge, 1..N (default 6)")
     ap.add_argument("--futures", type=int, default=4, help="imagined futures per column of the lookahead (default 4)")
+    ap.add_argument("--time", type=float, default=None, help="CPU-second budget per round of advice, as `desert "
+                    "advise --time` (default: none, so --futures alone fixes the work and the run is deterministic)")
     ap.add_argument("--challenges", default=",".join(CHALLENGES), help="comma-separated challenge ids")
     ap.add_argument("--out", default=str(ROOT / "results" / "desert-advise.csv"))
     args = ap.parse_args(argv)
@@ -72,7 +74,7 @@ def main(argv: list[str] | None = None) -> int:
         for seed in range(1, args.seeds + 1):
             market = draw_market(seed, setup.tileset, setup.ruleset)
             row = {"challenge": cid, "seed": seed}
-            ev, cpu = follow_advice(setup, market, ch, args.futures)
+            ev, cpu = follow_advice(setup, market, ch, args.futures, args.time)
             row.update(advise_score=ev["score"], advise_stars=ev["stars"], advise_met=ev["mission_met"],
                        advise_cpu_max_round=round(max(cpu), 2), advise_cpu_total=round(sum(cpu), 2))
             for kind in ("rollout", "greedy"):
@@ -96,13 +98,18 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def summary(rows: list[dict], args, wall: float) -> str:
-    cmd = f"python benchmarks/desert_advise.py --seeds {args.seeds} --futures {args.futures}"
+    cmd = f"python benchmarks/desert_advise.py --seeds {args.seeds} --futures {args.futures}" + (
+        f" --time {args.time:g}" if args.time else "") + (f" --out {args.out}" if args.out != str(
+            ROOT / "results" / "desert-advise.csv") else "")
     load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
     lines = ["# `desert advise` followed round by round vs the policies (issue 40)", "",
              f"Command: `{cmd}` (seeds 1..{args.seeds} per challenge; wall {wall:.0f} s, load average {load:.1f} at "
              "the end; stand-in catalogues, assumed core values).", "",
              "Mean final score (referee) and mean stars; advise = the lookahead policy with "
-             f"{args.futures} imagined futures per column, no time cut (deterministic), each future valued by its "
+             f"at most {args.futures} imagined futures per column, "
+             + (f"a new one started only within {args.time:g} CPU s a round (not deterministic: the budget decides "
+                "how many), " if args.time else "no time cut (deterministic), ")
+             + "each future valued by its "
              + ("final score with pawn points x2" if lookahead.PAWN_WEIGHT_X2 else "final score")
              + "; all on an unboxed table.", "",
              "| challenge | seeds | advise | rollout | greedy | advise / rollout | stars advise / rollout / greedy "
@@ -116,7 +123,7 @@ def summary(rows: list[dict], args, wall: float) -> str:
         lines.append(f"| {cid} | {len(rs)} | {m['advise']:.2f} | {m['rollout']:.2f} | {m['greedy']:.2f} | "
                      f"{m['advise'] / m['rollout']:.3f} | {st['advise']:.2f} / {st['rollout']:.2f} / "
                      f"{st['greedy']:.2f} | {cmax:.2f} ({cmean:.2f}) |")
-    lines += ["", "Per seed: results/desert-advise.csv (CPU seconds beside each policy)."]
+    lines += ["", f"Per seed: {pathlib.Path(args.out).name} (CPU seconds beside each policy)."]
     return "\n".join(lines) + "\n"
 
 
