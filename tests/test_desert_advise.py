@@ -20,15 +20,16 @@ def setup():
     return load_setup()
 
 
-def test_round_by_round_advice_is_the_greedy_policy_of_desert_game(setup):
-    """Asked round by round with a seed's columns, the advice takes the columns `desert game`'s greedy policy
-    takes, and the kept record scores what the policy's layout scores (both replayed by the referee)."""
+def test_round_by_round_greedy_advice_is_the_greedy_policy_of_desert_game(setup):
+    """Asked round by round with a seed's columns, `--policy greedy` takes the columns `desert game`'s greedy
+    policy takes on an unboxed table, and the kept record scores what the policy's layout scores (both replayed
+    by the referee)."""
     ch = setup.challenges.get("lost-world", "--challenge")
     market = draw_market(3, setup.tileset, setup.ruleset)
-    policy = play_policy(setup, market, ch, "greedy")
+    policy = play_policy(setup, market, ch, "greedy", box=None)
     record = Layout(challenge=ch.id)
     for offer, played in zip(market.rounds, policy.rounds):
-        data = advise(setup, record, [list(c) for c in offer.columns], list(offer.tokens), ch)
+        data = advise(setup, record, [list(c) for c in offer.columns], list(offer.tokens), ch, policy="greedy")
         assert data["column"] == played.column, f"round {offer.number}"
         assert [(t["tile"], tuple(t["at"]), t["rotation"]) for t in data["tiles"]] == \
             [(t.tile, t.at, t.rotation) for t in played.tiles]
@@ -40,7 +41,7 @@ def test_round_by_round_advice_is_the_greedy_policy_of_desert_game(setup):
 
 def test_advice_cli_writes_a_record_that_desert_score_accepts(tmp_path, capsys):
     record = tmp_path / "game.toml"
-    code = run(["desert", "advise", "--columns", "C21,D06", "--columns", "C19,D23,D22", "--columns",
+    code = run(["desert", "advise", "--futures", "1", "--columns", "C21,D06", "--columns", "C19,D23,D22", "--columns",
                 "C04,C19,C01,D01", "--tokens", "camel", "--challenge", "lost-world", "--out", str(record), "--json"])
     assert code == 0
     data = json.loads(capsys.readouterr().out)
@@ -49,7 +50,8 @@ def test_advice_cli_writes_a_record_that_desert_score_accepts(tmp_path, capsys):
     scored = json.loads(capsys.readouterr().out)
     assert scored["legal"] and scored["score"] == data["score_after"]
     # round 2 from the record: the token stack must go on from round 1's tokens
-    assert run(["desert", "advise", "--area", str(record), "--columns", "C02,D01", "--tokens", "camel,star"]) == 0
+    assert run(["desert", "advise", "--policy", "greedy", "--area", str(record), "--columns", "C02,D01",
+                "--tokens", "camel,star"]) == 0
     assert "Round 2 of 8" in capsys.readouterr().out
 
 

@@ -549,8 +549,8 @@ def ceiling_cmd(
         raise typer.Exit(1)
     res = ceiling(setup, market, lay, ch)
     res["score_now"] = ev["score"]
-    basis = _basis(setup, {"always", "seed", "tokens", "pawns", "stars"} | ({"missions"} if ch else set()),
-                   [ch.mission] if ch else [])
+    uses = {"always", "seed", "tokens", "pawns", "stars"} | ({"missions"} if ch else {"objectives"})
+    basis = _basis(setup, uses, [ch.mission] if ch else [])
     if as_json:
         res.update(layout_file=str(layout), readings=basis["readings"], assumptions=_basis_json(basis))
         typer.echo(json.dumps(res, indent=2))
@@ -559,7 +559,11 @@ def ceiling_cmd(
              f"area, over the columns taken in rounds 1 to {res['after_round']} and every column of the "
              f"{res['rounds_left']} rounds left)",
              f"Score of the play area now: {_pts(ev['score'])} after round {res['after_round']}"]
+    if "objectives" in res["lines"]:
+        lines.append(f"  objective tiles: at most {_pts(res['lines']['objectives'])} in the objectives line, their "
+                     "tiles counted in the other lines [ruleset objective_tiles_in_play, objective_points]")
     if ch is not None:
+        lines.append(f"Mission: {res['mission']['status']} ({res['mission']['reason']})")
         lines.append(f"{ch.name}: " + ", ".join(f"{_stars(int(k))} ({t}): {v}"
                                                 for (k, v), t in zip(res["stars"].items(), ch.thresholds)))
     lines.append("The ceiling does not see where the tiles already lie, so it is loose early in a game.")

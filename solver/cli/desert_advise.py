@@ -13,7 +13,8 @@ import typer
 
 from solver.board.errors import InputError
 from solver.report.words import ordinal, plural
-from solver.cli.desert import CATALOGUE_OPT, CHALLENGES_OPT, JSON_OPT, RULESET_OPT, _setup, desert_app
+from solver.cli.desert import (CATALOGUE_OPT, CHALLENGES_OPT, JSON_OPT, READING_OPT, RULESET_OPT, _basis, _basis_json,
+                               _basis_text, _setup, desert_app)
 
 
 def parse_columns(texts: list[str]) -> list[list[str]]:
@@ -41,17 +42,32 @@ def advise_cmd(
     ruleset: Optional[pathlib.Path] = RULESET_OPT,
     catalogue: Optional[list[pathlib.Path]] = CATALOGUE_OPT,
     challenges: Optional[pathlib.Path] = CHALLENGES_OPT,
+    reading: Optional[list[str]] = READING_OPT,
+    policy: str = typer.Option("lookahead", "--policy", help="lookahead (default: each column judged on imagined "
+                               "futures played with the rollout policy) or greedy (the estimate now)."),
+    time: float = typer.Option(3.0, "--time", help="CPU seconds the lookahead may spend on this round (it stops "
+                               "adding futures after; at least one is played). 0 = no limit."),
+    futures: int = typer.Option(8, "--futures", help="Imagined futures per column at most (the lookahead)."),
+    seed: int = typer.Option(0, "--seed", help="Seed of the imagined futures (same seed, same advice, unless "
+                             "--time cuts the futures short)."),
 ) -> None:
     """Advice for this round of your game: the column, where each tile goes, which pawns, and the score so far.
 
-    The advice is the online greedy policy of `desert game` (not a proof of the best move); the game so far
-    with the advised round is replayed and scored by the referee."""
+    The advice is the lookahead policy (each column judged on imagined futures played out with the rollout policy
+    of `desert game`), not a proof of the best move; every column's play is replayed and scored by the referee.
+    Positions are in the record's own frame (the start tile where the --area file puts it)."""
     from solver.desert.advise import advise
     from solver.desert.layout import Layout, load_layout
     from solver.report.output import check_output_path, write_atomic
 
+    import math
+
     check_output_path(out, "--out")
-    setup = _setup(ruleset, catalogue, challenges)
+    if not math.isfinite(time) or time < 0:
+        raise InputError(f"--time must be a finite number of seconds >= 0, got {time}", "--time")
+    if futures < 1:
+        raise InputError(f"--futures must be at least 1, got {futures}", "--futures")
+    setup = _setup(ruleset, catalogue, challenges, reading)
     record = load_layout(area) if area is not None else Layout(source="the game so far")
     if record.seed is not None:
         raise InputError("this record names a seed: `desert game --seed` plays seeded games; advice is for the "
@@ -60,24 +76,31 @@ def advise_cmd(
     ch = setup.challenges.get(cid, "--challenge" if challenge else f"{area}: challenge") if cid else None
     record.challenge = ch.id if ch else None
     token_list = [t.strip() for t in tokens.split(",") if t.strip()]
-    data = advise(setup, record, parse_columns(columns), token_list, ch)
+    data = advise(setup, record, parse_columns(columns), token_list, ch, policy, futures, time or None, seed)
     data.pop("_area")
+    basis = _basis(setup, {"always", "tokens", "pawns", "policy"} | ({"missions", "stars"} if ch else set()),
+                   [ch.mission] if ch else [])
+    data["readings"] = basis["readings"]
+    data["assumptions"] = _basis_json(basis)
+    data["basis_text"] = _basis_text(basis)
     if out is not None:
         write_atomic(out, data["record"] + "\n")
         data["record_file"] = str(out)
     if as_json:
+        data.pop("basis_text")
         typer.echo(json.dumps(data, indent=2))
         return
     typer.echo("\n".join(advice_text(data)))
 
 
 def advice_text(data: dict) -> list[str]:
+    sx, sy = data["start_at"]
     lines = [f"Round {data['round']} of {data['rounds_total']}"
              + (f" (challenge {data['challenge']})" if data["challenge"] else "")
              + f": take column {data['column']}"]
     for t in data["tiles"]:
-        lines.append(f"  place {t['tile']} at ({t['at'][0]}, {t['at'][1]}), rotation {t['rotation']} "
-                     "(quarter turns clockwise)")
+        lines.append(f"  place {t['tile']} at ({t['at'][0]}, {t['at'][1]}), turned {t['rotation']} quarter turn(s) "
+                     f"clockwise: {t['sides']}")
     if data["tiles_left_out"]:
         lines.append(f"  {data['tiles_left_out']} tile(s) of the column fit nowhere: leave them out")
     for p in data["pawns"]:
@@ -85,19 +108,28 @@ def advice_text(data: dict) -> list[str]:
                      f"its {ordinal(p['pinpoint'])} pinpoint: {plural(p['points'], 'point')}")
     if not data["pawns"]:
         lines.append("  no pawn can score this round")
-    lines.append("  (positions (x, y) count tiles from the start tile at (0, 0): x to the right, y down)")
-    lines.append("Columns compared (" + data["value_basis"] + "): " + ", ".join(
-        f"{c['column']}: {c['value']}" for c in data["columns"]))
+    lines.append(f"  (positions (x, y) in the record's frame: the start tile is at ({sx}, {sy}), x grows east, "
+                 "y grows south; sides named north/east/south/west)")
+    lines.append("Columns compared (" + data["value_basis"] + "):")
+    for c in data["columns"]:
+        where = "; ".join(f"{t['tile']} at ({t['at'][0]}, {t['at'][1]}) [{t['sides']}]" for t in c["placements"])
+        lines.append(f"  column {c['column']} ({', '.join(c['tiles'])}): value {c['value']}, places {c['placed']} "
+                     f"of {len(c['tiles'])}: {where or 'nothing'}; {plural(len(c['pawns']), 'pawn')}; score after "
+                     f"{c['score_after']}")
     before = "" if data["score_before"] is None else f" (was {data['score_before']})"
     lines.append(f"Score so far, replayed by the referee: {data['score_after']}{before}")
+    if data.get("mission"):
+        m, reach = data["mission"], data["stars_reachable"]
+        lines.append(f"Mission: {m['status']} ({m['reason']})")
+        lines.append("Star levels still reachable: " + (", ".join(map(str, reach["levels"])) or "none")
+                     + f" ({reach['why']})")
     if data["finished"]:
         lines.append("The game is over" + (f": {plural(data['stars'], 'star')}, mission "
                                            f"{'met' if data['mission_met'] else 'not met'}" if data["challenge"] else ""))
     if data.get("record_file"):
         lines.append(f"The game so far: {data['record_file']} (give it as --area next round)")
-    lines.append("The advice is the online greedy policy of `desert game`, not a proof of the best move.")
-    lines.append("Assumptions this result depends on (instances/desert/ruleset.toml, challenges.toml):")
-    lines += [f"  - {a['key']} = {a['value']}: {a['reason']}" for a in data["assumptions"]]
+    lines.append(f"The advice is the {data['policy']} policy, not a proof of the best move.")
+    lines += data["basis_text"]
     return lines
 
 

@@ -2,21 +2,21 @@
 
 The player has a record of the game so far (a layout file, as `desert score`
 reads it; none in round 1) and sees this round's columns and active tokens. The
-advice is the online greedy policy's choice for this round (solver.desert.game:
-each column's tiles placed one by one where the end-of-game estimate is best,
-the pawns assigned exactly, the column with the best value taken; in the last
-round the referee's final score decides), so it is the policy `desert game`
-measures, not a proof of the best move. The record with the advised round added
+advice is the lookahead policy (solver.desert.lookahead: each column's tiles placed
+greedily and its pawns exactly, then judged on imagined futures played out with the
+rollout policy of `desert game`; in the last round the referee's final score decides),
+or with policy="greedy" the online greedy policy; a policy, not a proof of the best
+move. Tiles may go anywhere on the table: no box (the game's play area has no edge). The record with the advised round added
 is replayed by the referee, which gives the score so far.
 """
 from __future__ import annotations
 
 from solver.board.errors import InputError
-from solver.desert import tokens as token_stack
+from solver.desert import lookahead, missions, readings, tokens as token_stack
 from solver.desert.area import PlayArea
 from solver.desert.game import PAWN_BONUS, Setup, _pawn_bonus, _place_pawns, _play_column, _potential, evaluate
 from solver.desert.layout import Layout, RoundPlay, active_slots, column_fits, column_shapes
-from solver.desert.tiles import PAWN_KINDS, STAR
+from solver.desert.tiles import DIR_WORDS, DIRS, PAWN_KINDS, STAR
 
 
 def _area_so_far(setup: Setup, record: Layout, ch) -> tuple[PlayArea, dict | None]:
@@ -75,52 +75,116 @@ def check_offer(setup: Setup, record: Layout, columns: list[list[str]], tokens: 
     return number
 
 
-def advise(setup: Setup, record: Layout, columns: list[list[str]], tokens: list[str], ch=None) -> dict:
-    """The column to take, where each tile goes, which pawns to place, and the record with this round added."""
+def tile_words(tile) -> str:
+    """The sides of an oriented tile in words: "railroad north, highway south, empty east and west"."""
+    by_kind: dict[str, list[str]] = {}
+    for d in DIRS:
+        by_kind.setdefault(tile.sides[d], []).append(DIR_WORDS[d])
+    return ", ".join(f"{kind} {' and '.join(ds)}" for kind, ds in by_kind.items())
+
+
+def _tiles_json(setup: Setup, plays) -> list[dict]:
+    out = []
+    for t in plays:
+        tile = setup.tileset.get(t.tile).rotated(t.rotation)
+        out.append({"tile": t.tile, "at": list(t.at), "rotation": t.rotation, "sides": tile_words(tile),
+                    "side_kinds": dict(zip(DIR_WORDS, tile.sides))})
+    return out
+
+
+def advise(setup: Setup, record: Layout, columns: list[list[str]], tokens: list[str], ch=None,
+           policy: str = "lookahead", futures: int = 8, time_budget: float | None = 3.0, seed: int = 0) -> dict:
+    """The column to take, where each tile goes, which pawns to place, and the record with this round added.
+
+    ``policy`` "lookahead" (default): each column judged on imagined futures played out with the rollout
+    policy (solver.desert.lookahead; ``futures`` at most, within ``time_budget`` CPU seconds, seeded by
+    ``seed``); "greedy": the end-of-game estimate now.  The last round is judged on the referee's final
+    score.  Tiles go anywhere on the table (no box: the game's play area has no edge)."""
     rs = setup.ruleset
+    if policy not in ("lookahead", "greedy"):
+        raise InputError(f"unknown policy {policy!r}; expected lookahead or greedy", "--policy")
     number = check_offer(setup, record, columns, tokens)
     area, before = _area_so_far(setup, record, ch)
-    box = tuple(rs["play_area_bound"])
     last = number == rs["rounds"]
+    look = None
+    if policy == "lookahead" and not last:
+        seen = [tp.tile for rp in record.rounds for tp in rp.tiles] + [t for col in columns for t in col]
+        look = lookahead.column_values(setup, area, number, columns, tokens, ch, seen, futures, time_budget, seed)
     options = []
     for k, col in enumerate(columns):
-        trial = area.copy()
-        tiles = _play_column(trial, list(col), number, ch, box, None)
-        pawns = _place_pawns(trial, tuple(tokens), ch, None, number)
+        if look is not None:
+            trial, tiles, pawns = look["plays"][k]
+        else:
+            trial = area.copy()
+            tiles = _play_column(trial, list(col), number, ch, None, None)
+            pawns = _place_pawns(trial, tuple(tokens), ch, None, number)
         play = RoundPlay(number, tokens=list(tokens), tiles=tiles, pawns=pawns)
         lay = Layout(record.start_at, record.start_rotation, list(record.rounds) + [play], record.challenge, None,
                      "the game so far")
         ev = evaluate(setup, lay, ch)                       # the referee replays every option
+        penalty = 0 if ev["legal"] else 1000
         if last:
             value = ev["score"] - (0 if ev["legal"] and (ch is None or ev.get("mission_met")) else 1000)
+        elif look is not None:
+            value = look["values"][k] - penalty
         else:
-            value = _potential(trial) + _pawn_bonus(trial) - (0 if ev["legal"] else 1000)
+            value = _potential(trial) + _pawn_bonus(trial) - penalty
         options.append({"column": k + 1, "tiles": list(col), "placed": len(tiles), "value": round(value, 2),
-                        "legal": ev["legal"], "_lay": lay, "_ev": ev})
+                        "legal": ev["legal"], "placements": _tiles_json(setup, tiles),
+                        "pawns": [{"at": list(p.at), "pinpoint": p.pinpoint, "token": p.token} for p in pawns],
+                        "score_after": ev["score"], "_lay": lay, "_ev": ev})
     best = max(options, key=lambda o: (o["value"], -o["column"]))
     lay, ev = best["_lay"], best["_ev"]
     if not ev["legal"]:
         raise InputError(f"no column can be played legally: {ev['violation']}", "--columns")
     play = lay.rounds[-1]
     kinds = {(p.round, tuple(p.cell), p.token): p for p in ev["_area"].pawns}
+    if last:
+        basis = "the referee's final score (mission not met: -1000)"
+    elif look is not None:
+        basis = look["basis"] + (f"; the {time_budget:g} s budget stopped it after {look['futures']} of "
+                                 f"{look['futures_asked']} futures (a run on another machine may differ)"
+                                 if look["cut_by_time"] else "")
+    else:
+        basis = f"end-of-game estimate: score now + 0.3 a free pinpoint + pawn points x{PAWN_BONUS:g} again"
+    status = missions.status(ch, ev["_area"], last) if ch else None
     return {
         "round": number, "rounds_total": rs["rounds"], "challenge": ch.id if ch else None,
-        "column": best["column"],
-        "value_basis": ("the referee's final score (mission not met: -1000)" if last else
-                        f"end-of-game estimate: score now + 0.3 a free pinpoint + pawn points x{PAWN_BONUS:g} again"),
+        "policy": policy, "column": best["column"], "value_basis": basis,
+        "lookahead": ({k: look[k] for k in ("futures", "futures_asked", "cut_by_time", "cpu_seconds")}
+                      | {"seed": seed, "time_budget": time_budget} if look else None),
         "columns": [{k: v for k, v in o.items() if not k.startswith("_")} for o in options],
-        "tiles": [{"tile": t.tile, "at": list(t.at), "rotation": t.rotation} for t in play.tiles],
+        "tiles": _tiles_json(setup, play.tiles),
         "tiles_left_out": len(columns[best["column"] - 1]) - len(play.tiles),
         "pawns": [{"at": list(p.at), "pinpoint": p.pinpoint, "token": p.token,
                    "kind": getattr(kinds.get((number, tuple(p.at), p.token)), "kind", None),
                    "points": getattr(kinds.get((number, tuple(p.at), p.token)), "points", None)} for p in play.pawns],
+        "start_at": list(record.start_at),
         "score_before": before["score"] if before else None,
         "score_after": ev["score"], "lines": ev["lines"],
-        "finished": number == rs["rounds"],
-        "stars": ev.get("stars") if number == rs["rounds"] else None,
+        "finished": last,
+        "stars": ev.get("stars") if last else None,
         "mission_met": ev.get("mission_met"),
+        "mission": status,
+        "stars_reachable": _stars_reachable(setup, ch, status, ev, last) if ch else None,
+        "readings": readings.stated(rs),
         "record": lay.to_toml(f"Railroad Tiles Desert: the game so far, {number} of {rs['rounds']} rounds "
                               "(aos-solve desert advise)"),
         "assumptions": setup.assumptions(),
         "_area": ev["_area"],
     }
+
+
+def _stars_reachable(setup: Setup, ch, status: dict, ev: dict, finished: bool) -> dict:
+    """The star levels still reachable: none once the mission is lost for good (a missed mission earns
+    challenges.toml's mission_failed_stars); after the last round the stars earned; otherwise every
+    level not yet reached stays open (no bound over the unknown draws is computed here)."""
+    levels = list(range(1, len(ch.thresholds) + 1))
+    if finished:
+        return {"levels": list(range(1, (ev.get("stars") or 0) + 1)), "why": "the game is over"}
+    if status["status"] == "lost for good":
+        return {"levels": list(range(1, setup.challenges.failed_stars + 1)),
+                "why": f"the mission is lost for good; a missed mission earns {setup.challenges.failed_stars} "
+                       "star(s) [challenges.toml mission_failed_stars]"}
+    return {"levels": levels, "why": "the mission can still be met; no level is proved out of reach (no bound "
+                                     "over the draws still to come is computed by advise)"}

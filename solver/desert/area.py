@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from solver.desert.ruleset import Ruleset
-from solver.desert.tiles import DESERT, DIR_WORDS, DIRS, STAR, Tile, TileSet, neighbour, opposite
+from solver.desert.tiles import DESERT, DIR_WORDS, EMPTY, DIRS, STAR, Tile, TileSet, neighbour, opposite
 
 Cell = tuple[int, int]
 
@@ -63,7 +63,7 @@ class PlayArea:
             other = self.grid.get(neighbour(cell, d))
             if other is None:
                 continue
-            touching.append(other)
+            touching.append((d, other))
             mine, theirs = tile.sides[d], other.tile.sides[opposite(d)]
             if not self.ruleset.matches(mine, theirs):
                 return (
@@ -75,7 +75,15 @@ class PlayArea:
             return "it touches no tile of the play area [ruleset must_touch_play_area]"
         first_desert = tile.kind == DESERT and not self.has_desert
         if not first_desert and self.has_desert:
-            if not any(o.tile.kind == tile.kind for o in touching):
+            route_side = self.ruleset["same_kind_contact"] == "route-side"  # reading same-kind-contact
+            if not any(o.tile.kind == tile.kind and (not route_side or (tile.sides[d] != EMPTY and
+                                                                          o.tile.sides[opposite(d)] != EMPTY))
+                       for d, o in touching):
+                if route_side:
+                    return (f"it is a {tile.kind} tile with no route side touching a route side of a {tile.kind} "
+                            "tile; after the first Desert tile, 'All following tiles (Core Game tile or Desert "
+                            "tile) must have at least 1 side connected to a tile of the same kind.' [reading "
+                            "same-kind-contact = route-side]")
                 return (
                     f"it is a {tile.kind} tile with no side touching a {tile.kind} tile; after the first "
                     "Desert tile, 'All following tiles (Core Game tile or Desert tile) must have at least 1 "

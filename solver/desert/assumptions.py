@@ -48,6 +48,7 @@ USES: dict[str, tuple[str, str | tuple[str, ...]]] = {
     "thresholds_inclusive": ("missions and stars", "stars"),
     "mission_failed_stars": ("missions and stars", "stars"),
     "objective_tiles_per_set": ("objectives", "objectives"),
+    "objective_tiles_in_play": ("objectives", "objectives"),
     "objective_points": ("objectives", "objectives"),
     "objective_placement": ("objectives", "objectives"),
     "temple_connection": ("objectives", "objectives"),

@@ -19,24 +19,69 @@ from solver.desert.missions import Challenge
 
 
 def ceiling(setup, market: Market, layout: Layout, ch=None) -> dict:
-    """The ceiling after the rounds ``layout`` records (a prefix of the seed's game)."""
-    from models.desert_layout.bounds import line_bounds
+    """The ceiling after the rounds ``layout`` records (a prefix of the seed's game).
 
+    Objective tiles (no challenge: the solo challenges use none) come from outside the market:
+    those placed are added to their round's taken column, and those a play area may still take
+    (ruleset objective_tiles_in_play of each objective, less those placed) to every column of
+    the next round, the earliest they could come (every part of the line bound grows with the
+    tiles held by a round, so the earliest round bounds every later one); each of them adds at
+    most ``objective_points`` in an objectives line.  The star levels are settled where the
+    game settles them: after the last round by the score, and none once the mission is lost for
+    good (solver.desert.missions.status)."""
+    from models.desert_layout.bounds import line_bounds
+    from solver.desert import missions
+    from solver.desert.layout import replay
+
+    rs, ts = setup.ruleset, setup.tileset
     played = len(layout.rounds)
+    placed_obj = [tp.tile for rp in layout.rounds for tp in rp.tiles if ts.get(tp.tile) and ts.get(tp.tile).objective]
+    still = []
+    if ch is None and played < len(market.rounds):
+        for kind in sorted({t.objective for t in ts.objectives.values()}):
+            room = rs["objective_tiles_in_play"] - sum(1 for t in placed_obj if ts.get(t).objective == kind)
+            copies = [t.id for t in ts.objectives.values() if t.objective == kind for _ in range(t.count)]
+            still += copies[:max(0, room)]
     cols = []
     for o in market.rounds:
         if o.number <= played:
             rp = layout.rounds[o.number - 1]
-            cols.append([list(o.columns[rp.column - 1])] if rp.column else [list(c) for c in o.columns])
+            extra = [tp.tile for tp in rp.tiles if tp.tile in placed_obj]
+            cols.append([list(o.columns[rp.column - 1]) + extra] if rp.column else
+                        [list(c) + extra for c in o.columns])
+        elif o.number == played + 1:
+            cols.append([list(c) + still for c in o.columns])
         else:
             cols.append([list(c) for c in o.columns])
     toks = [list(o.tokens) for o in market.rounds]
-    lb = line_bounds(setup.tileset, setup.ruleset, cols, toks, None)
-    out = {"after_round": played, "rounds_left": len(market.rounds) - played, "ceiling": lb.total,
-           "lines": dict(lb.lines)}
+    lb = line_bounds(ts, rs, cols, toks, None)
+    lines = dict(lb.lines)
+    objective_max = rs["objective_points"] * (len(placed_obj) + len(still))
+    total = lb.total + objective_max
+    if placed_obj or still:
+        lines["objectives"] = objective_max
+    out = {"after_round": played, "rounds_left": len(market.rounds) - played, "ceiling": total, "lines": lines}
     if ch is not None:
-        out["stars"] = {str(i): ("still open" if ch.reaches(lb.total, t) else "out of reach (proved: above the ceiling)")
-                        for i, t in enumerate(ch.thresholds, 1)}
+        rep = replay(layout, ts, rs, market)
+        finished = played >= rs["rounds"]
+        status = missions.status(ch, rep.area, finished)
+        out["mission"] = status
+        score = None
+        if finished:
+            from solver.desert.scoring import score_total
+            score = score_total(rep.area)
+        stars = {}
+        for i, t in enumerate(ch.thresholds, 1):
+            if finished:
+                stars[str(i)] = ("reached" if status["status"] == "met" and ch.reaches(score, t) else
+                                 "not reached (the game is over)")
+            elif status["status"] == "lost for good" and i > setup.challenges.failed_stars:
+                stars[str(i)] = "out of reach (proved: the mission is lost for good)"
+            elif ch.reaches(total, t):
+                stars[str(i)] = "still open"
+            else:
+                stars[str(i)] = "out of reach (proved: above the ceiling)"
+        out["stars"] = stars
     return out
 
 

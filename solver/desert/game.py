@@ -162,7 +162,10 @@ def load_tiles_file(path: str | pathlib.Path, setup: Setup) -> tuple[list[RoundO
 
 
 # ----------------------------------------------------------------------------- policies
-def _in_box(area: PlayArea, cell, box: tuple[int, int]) -> bool:
+def _in_box(area: PlayArea, cell, box: tuple[int, int] | None) -> bool:
+    """Inside the assumed play-area box; ``box`` None: anywhere (the game's table has no edge)."""
+    if box is None:
+        return True
     xs = [c[0] for c in area.grid] + [cell[0]]
     ys = [c[1] for c in area.grid] + [cell[1]]
     return max(xs) - min(xs) < box[0] and max(ys) - min(ys) < box[1]
@@ -293,7 +296,7 @@ def _play_column(area: PlayArea, tiles: list[str], round_no: int, ch, box, rng, 
 
 def play_policy(
     setup: Setup, market: Market, ch: Challenge | None, kind: str = "greedy", rng_seed: int = 0, rollouts: int = 4,
-    trace: list | None = None,
+    trace: list | None = None, box: tuple[int, int] | None | str = "ruleset",
 ) -> Layout:
     """Play the game round by round seeing only the current market.
 
@@ -307,7 +310,8 @@ def play_policy(
     round: the column taken and the value of each column, and what the value is.
     """
     rs = setup.ruleset
-    box = tuple(rs["play_area_bound"])
+    # the assumed 6x6 box (its layouts hint the boxed CP-SAT model); box=None: anywhere on the table
+    box = tuple(rs["play_area_bound"]) if box == "ruleset" else box
     area = PlayArea(setup.tileset, rs)
     area.place(setup.tileset.start, (0, 0), 0)
     layout = Layout(start_at=(0, 0), start_rotation=0, challenge=ch.id if ch else None, seed=market.seed)
@@ -522,6 +526,10 @@ def solve_layout(
     from models.desert_layout import LayoutProblem, Offer, solve
     from models.desert_layout.bounds import line_bounds
 
+    if setup.ruleset["same_kind_contact"] != "adjacent":
+        raise InputError("the CP-SAT layout model knows only the reading same-kind-contact=adjacent (its proofs "
+                         "would not hold under route-side); `desert score`, `advise` and the policies take it",
+                         "--reading")
     # Fixed tiles, few enough: the n x n box cut at x + y <= n - 1 holds every layout of
     # the n tiles (see LayoutProblem.max_diagonal), so its proofs hold for the game.
     n_tiles = 1 + sum(len(o.columns[0]) for o in offers)

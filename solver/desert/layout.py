@@ -274,6 +274,11 @@ def replay(layout: Layout, tileset: TileSet, ruleset: Ruleset, market=None, obse
                     f"({tileset.sources.get(tp.tile, 'loaded catalogue')}) has {tt.count} "
                     f"[catalogue count: each physical tile is placed at most once]"
                 )
+            if tt.objective:
+                in_play = sum(1 for c in area.grid.values() if c.tile.objective == tt.objective) + 1
+                if in_play > ruleset["objective_tiles_in_play"]:
+                    rep.fail(f"{where}: objective tile number {in_play} of {tt.objective}; a play area holds "
+                             f"{ruleset['objective_tiles_in_play']} of each objective [ruleset objective_tiles_in_play]")
             if offer is not None and not tt.objective:  # objective tiles come from outside the market
                 if tp.tile in supply:
                     supply.remove(tp.tile)

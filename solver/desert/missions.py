@@ -181,6 +181,34 @@ def _pawns(ch: Challenge, area: "PlayArea") -> MissionResult:
     return MissionResult(True, f"{_n(count, 'pawn')} ({'/'.join(ch.pawn_kinds)}) on Desert tiles, each next to a regular tile")
 
 
+def status(ch: Challenge, area: "PlayArea", finished: bool) -> dict:
+    """The mission now: "met", "still possible" or "lost for good", with why (issue 40).
+
+    Lost for good only with an argument that no later placement helps: the game is over;
+    Sharp Boundary is not met (a Desert tile next to a regular tile stays next to it, so
+    the set of such tiles only grows and never returns to one line); a Desert of Death pawn
+    sits on a Desert tile whose four neighbours are all taken and none regular (pawns and
+    tiles are never removed).  Otherwise a missed mission is "still possible" (not proved
+    lost: e.g. a Landmark tile placed between two groups joins them)."""
+    res = check(ch, area)
+    if res.met:
+        return {"status": "met", "reason": res.reason}
+    if finished:
+        return {"status": "lost for good", "reason": f"the game is over: {res.reason}"}
+    if ch.mission == "boundary-in-one-line":
+        return {"status": "lost for good", "reason": res.reason + "; a Desert tile next to a regular tile stays "
+                "next to it, so no later tile brings them back to one line"}
+    if ch.mission == "desert-pawns-touch-core":
+        for p in area.pawns:
+            if p.kind not in ch.pawn_kinds or area.grid[p.cell].tile.kind != DESERT:
+                continue
+            nbs = [area.grid.get(neighbour(p.cell, d)) for d in DIRS]
+            if all(nb is not None for nb in nbs) and not any(nb.tile.kind == CORE for nb in nbs):
+                return {"status": "lost for good", "reason": f"the {p.kind} on {area.grid[p.cell].tile.id} at "
+                        f"{p.cell} sits on a Desert tile whose four neighbours are all taken, none regular"}
+    return {"status": "still possible", "reason": res.reason + " (not met now; not proved lost)"}
+
+
 def _cells(cells) -> str:
     return ", ".join(f"({x}, {y})" for x, y in cells)
 

@@ -73,6 +73,7 @@ REQUIRED: dict[str, type | tuple[type, ...]] = {
     "catalogue_features": str,
     "desert_objective_tiles": int,
     "objective_tiles_per_set": int,
+    "objective_tiles_in_play": int,
     "objective_points": int,
     "objective_placement": str,
     "temple_landmarks": int,
@@ -248,7 +249,6 @@ def _validate(rs: Ruleset) -> None:
     fixed = {
         "untaken_columns": "discard",
         "first_desert_tile": "exempt-from-same-kind",
-        "same_kind_contact": "adjacent",
         "pawn_network": "all-routes",
         "landmark_active": "connected-to-desert-station",
         "start_tile_kind": "core",

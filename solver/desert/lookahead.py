@@ -1,0 +1,141 @@
+"""The lookahead policy: each column of this round judged by playing imagined futures with the
+rollout policy of `desert game` (issue 40).
+
+What the player knows at the table: the play area so far, this round's columns and active
+tokens, the tiles already seen (placed, and shown this round) and the placement tokens in
+the active area.  An *imagined future* is one way the rest of the game could come: the
+tiles not yet seen shuffled into the solo columns (the sheet's core/expansion mix), and the
+placement tokens not yet seen shuffled behind the active ones (the tokens that left the
+active area earlier, if the record does not say which, are taken from the same shuffle:
+unseen to the player, so drawn like the future ones).
+
+For each column: its tiles are placed greedily and its pawns exactly (as every policy does,
+solver.desert.game), then each imagined future is played to the end with the rollout policy
+(each later round's column chosen on its own imagined rollouts, greedy placement; the last
+round's column on the final score), and the column's value is the mean final score (pawn
+points once, as the referee counts them: the future is played to its end; mission missed:
+-100).  The same futures for
+every column (common random numbers), each seeded by ``seed``, the round and its index: the
+advice is the same on every run unless the time budget cuts the futures short, which the
+answer says.
+"""
+from __future__ import annotations
+
+import random
+import time
+from collections import Counter
+
+from solver.desert import missions, scoring
+from solver.desert.area import PlayArea
+from solver.desert.game import (
+    PAWN_BONUS, Setup, _pawn_bonus, _place_pawns, _play_column, _rollout_value, _sample_future)
+from solver.desert.market import Market, RoundOffer
+
+INNER_ROLLOUTS = 2       # imagined rollouts per column inside an imagined future (the rollout policy uses 4)
+MISSED = 100             # the rollout policy's penalty for a missed mission
+# The value of a future played to the end: its final score (False), or with pawn points counted twice as the
+# rollout policy's own estimate does (True; the first measured variant, results/desert-advise-pawnx2.md).
+PAWN_WEIGHT_X2 = False
+
+
+def imagine(setup: Setup, number: int, seen: list[str], tokens: list[str], rng: random.Random,
+            known_reveals: list[str] | None = None) -> tuple[list[str], list[RoundOffer]]:
+    """One imagined future after round ``number``: the reveal order of every round (the
+    active tokens last) and the offers of rounds ``number + 1 ..``."""
+    rs, ts = setup.ruleset, setup.tileset
+    bags = {"core": ts.bag("core"), "desert": ts.bag("desert")}
+    for t in seen:
+        tile = ts.get(t)
+        if tile is not None and not tile.objective and t in bags[tile.kind]:
+            bags[tile.kind].remove(t)
+    for b in ("core", "desert"):
+        rng.shuffle(bags[b])
+    pool = Counter(rs.token_stack())
+    pool.subtract(Counter(tokens))
+    gone = list(known_reveals or [])
+    pool.subtract(Counter(gone))
+    hidden = sorted(pool.elements())
+    rng.shuffle(hidden)
+    unknown = max(0, number - len(tokens) - len(gone))
+    order = gone + hidden[:unknown] + list(tokens) + hidden[unknown:]
+    window = rs["active_area_size"]
+    out = []
+    for r in range(number + 1, rs["rounds"] + 1):
+        cols = tuple(tuple(bags[b].pop() for b in rs["column_mix"][str(size)] if bags[b]) for size in rs["solo_columns"])
+        out.append(RoundOffer(r, cols, tuple(order[:r][-window:])))
+    return order, out
+
+
+def _as_market(setup: Setup, number: int, seen: list[str], order: list[str], future: list[RoundOffer]) -> Market:
+    """A market the rollout policy's own imagination can read: the seen tiles as round 1's
+    only column (so later shuffles leave them out), one reveal a round, then ``future``."""
+    window = setup.ruleset["active_area_size"]
+    past = [RoundOffer(r, (tuple(seen),) if r == 1 else ((),), tuple(order[:r][-window:]))
+            for r in range(1, number + 1)]
+    return Market(0, tuple(past + future))
+
+
+def play_out(setup: Setup, area: PlayArea, market: Market, number: int, ch, key: str,
+             rollouts: int = INNER_ROLLOUTS) -> float:
+    """Play the rounds after ``number`` of ``market`` with the rollout policy; the final value."""
+    last = setup.ruleset["rounds"]
+    for offer in market.rounds[number:]:
+        best = None
+        if offer.number == last:
+            for k, col in enumerate(offer.columns):
+                trial = area.copy()
+                _play_column(trial, list(col), offer.number, ch, None, None)
+                _place_pawns(trial, offer.tokens, ch, None, offer.number)
+                met = ch is None or missions.check(ch, trial).met
+                val = scoring.score_total(trial) - (0 if met else 1000)
+                if best is None or val > best[0]:
+                    best = (val, trial)
+        else:
+            futures = []
+            for i in range(rollouts):
+                rng = random.Random(f"desert-lookahead-inner:{key}:{offer.number}:{i}")
+                rounds = _sample_future(setup, market, offer.number, rng)
+                futures.append([(o, rng.randrange(len(o.columns))) for o in rounds])
+            for k, col in enumerate(offer.columns):
+                trial = area.copy()
+                _play_column(trial, list(col), offer.number, ch, None, None)
+                _place_pawns(trial, offer.tokens, ch, None, offer.number)
+                val = sum(_rollout_value(trial.copy(), f, ch, None) for f in futures) / len(futures)
+                if best is None or val > best[0]:
+                    best = (val, trial)
+        area = best[1]
+    met = ch is None or missions.check(ch, area).met
+    # the future is played to the end: its final score (pawn points once, as the referee counts them)
+    return scoring.score_total(area) + (_pawn_bonus(area) if PAWN_WEIGHT_X2 else 0) - (0 if met else MISSED)
+
+
+def column_values(setup: Setup, area: PlayArea, number: int, columns: list[list[str]], tokens: list[str], ch,
+                  seen: list[str], futures: int = 8, time_budget: float | None = 3.0, seed: int = 0,
+                  known_reveals: list[str] | None = None) -> dict:
+    """Each column played now (greedy tiles, exact pawns) and judged by the mean over imagined
+    futures played out with the rollout policy.  Futures are added one at a time for every
+    column until ``futures`` or the CPU-time budget is spent (at least one)."""
+    t0 = time.process_time()
+    trials = []
+    for col in columns:
+        trial = area.copy()
+        tiles = _play_column(trial, list(col), number, ch, None, None)
+        pawns = _place_pawns(trial, tuple(tokens), ch, None, number)
+        trials.append((trial, tiles, pawns))
+    totals = [0.0] * len(columns)
+    used, cut = 0, False
+    for i in range(futures):
+        if i and time_budget is not None and time.process_time() - t0 > time_budget:
+            cut = True
+            break
+        rng = random.Random(f"desert-lookahead:{seed}:{number}:{i}")
+        order, future = imagine(setup, number, seen, tokens, rng, known_reveals)
+        market = _as_market(setup, number, seen, order, future)
+        for k, (trial, _, _) in enumerate(trials):
+            totals[k] += play_out(setup, trial.copy(), market, number, ch, f"{seed}:{number}:{i}")
+        used += 1
+    return {"values": [t / used for t in totals], "plays": trials, "futures": used, "futures_asked": futures,
+            "cut_by_time": cut, "cpu_seconds": round(time.process_time() - t0, 2),
+            "basis": (f"mean final score over {used} imagined future(s) played out with the rollout policy"
+                      + (f", pawn points x{1 + PAWN_BONUS:g}" if PAWN_WEIGHT_X2 else "")
+                      + f" (mission missed: -{MISSED})")}
