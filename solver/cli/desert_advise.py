@@ -99,10 +99,10 @@ def advice_text(data: dict) -> list[str]:
              + (f" (challenge {data['challenge']})" if data["challenge"] else "")
              + f": take column {data['column']}"]
     for t in data["tiles"]:
-        lines.append(f"  place {t['tile']} at ({t['at'][0]}, {t['at'][1]}), turned {t['rotation']} quarter turn(s) "
+        lines.append(f"  place {t['tile']} at ({t['at'][0]}, {t['at'][1]}), turned {plural(t['rotation'], 'quarter turn')} "
                      f"clockwise: {t['sides']}")
     if data["tiles_left_out"]:
-        lines.append(f"  {data['tiles_left_out']} tile(s) of the column fit nowhere: leave them out")
+        lines.append(f"  {plural(data['tiles_left_out'], 'tile')} of the column fit nowhere: leave them out")
     for p in data["pawns"]:
         lines.append(f"  place a {p['kind']} pawn (the {p['token']} token) on the tile at ({p['at'][0]}, {p['at'][1]}), "
                      f"its {ordinal(p['pinpoint'])} pinpoint: {plural(p['points'], 'point')}")

@@ -185,6 +185,7 @@ def _stars_reachable(setup: Setup, ch, status: dict, ev: dict, finished: bool) -
     if status["status"] == "lost for good":
         return {"levels": list(range(1, setup.challenges.failed_stars + 1)),
                 "why": f"the mission is lost for good; a missed mission earns {setup.challenges.failed_stars} "
-                       "star(s) [challenges.toml mission_failed_stars]"}
+                       f"star{'' if setup.challenges.failed_stars == 1 else 's'} "
+                       "[challenges.toml mission_failed_stars]"}
     return {"levels": levels, "why": "the mission can still be met; no level is proved out of reach (no bound "
                                      "over the draws still to come is computed by advise)"}

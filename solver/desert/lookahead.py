@@ -136,6 +136,6 @@ def column_values(setup: Setup, area: PlayArea, number: int, columns: list[list[
         used += 1
     return {"values": [t / used for t in totals], "plays": trials, "futures": used, "futures_asked": futures,
             "cut_by_time": cut, "cpu_seconds": round(time.process_time() - t0, 2),
-            "basis": (f"mean final score over {used} imagined future(s) played out with the rollout policy"
+            "basis": (f"mean final score over {used} imagined future{'' if used == 1 else 's'} played out with the rollout policy"
                       + (f", pawn points x{1 + PAWN_BONUS:g}" if PAWN_WEIGHT_X2 else "")
                       + f" (mission missed: -{MISSED})")}
