@@ -279,3 +279,18 @@ def test_a_batch_solve_asks_no_network_under_a_clock_after_proving_them(monkeypa
     for seed in (1, 2, 3):
         analyse(inst, "easy", draw_setup(inst, "easy", seed, rules=Rules()), Rules(), time_limit=1.0, budget=200)
     network.clear_cache()
+
+
+def test_a_report_of_one_reading_set_says_its_headline_once(tmp_path):
+    """Issue 42: the report said its headline three times; with one reading set the per-difficulty section
+    has the table and the details, not the headline's sentence again."""
+    out = tmp_path / "run"
+    done = subprocess.run(_zoo_batch(out), cwd=ROOT, capture_output=True, text=True, timeout=600)
+    assert done.returncode == 0, done.stderr
+    report = subprocess.run([sys.executable, "-m", "solver", "report", str(out)], cwd=ROOT, capture_output=True,
+                            text=True, timeout=300)
+    assert report.returncode == 0, report.stderr
+    md = (out / "report.md").read_text()
+    sentence = json.loads((out / "report.json").read_text())["headline"][0].split(":", 1)[1].strip()
+    assert md.count(sentence) == 1
+    assert "side by side" not in md

@@ -304,7 +304,9 @@ def write_report(run_dir: str | pathlib.Path) -> dict:
             s, recs = by_set[name], by_set_recs[name]
             if len(order) > 1 or name != "default":
                 md += [f"### reading set `{name}`", "", f"Readings: {s['readings']}.", ""]
-            md += [s["sentence"], ""] + _details(s, kind, bool(meta.get("mode"))) + hardest_table(s, kind, run)
+            # With one reading set its sentence is the headline's: said once, above (issue 42).
+            md += ([s["sentence"], ""] if len(order) > 1 else []) + _details(s, kind, bool(meta.get("mode"))) \
+                + hardest_table(s, kind, run)
             png = plot_path(run, sc, diff, name)
             s["plot_panels"] = _plot(png, f"{title(sc)}, {title(diff)} ({name})", _panels(s, kind, recs))
             s["plot"] = png.name if s["plot_panels"] else None
