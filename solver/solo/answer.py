@@ -73,6 +73,5 @@ def shares_line(shares: dict) -> str:
         return f"Fewest shares at {rounds} rounds: {high}, proved ({source}: {why}){track}"
     low_text = f"{low} ({source}: {why})" if low is not None else "unknown (no shares engine proved a bound)"
     relax = shares.get("relaxation")
-    if relax not in (None, "optimal", "bound", "not asked"):
-        low_text += f"; the relaxation: {relax}"
-    return f"Fewest shares at {rounds} rounds: between {low_text} and {high} (the plan){track}"
+    note = f"; the relaxation's minimum: {relax}" if relax not in (None, "optimal", "bound", "not asked") else ""
+    return f"Fewest shares at {rounds} rounds: between {low_text} and {high} (the plan){note}{track}"
