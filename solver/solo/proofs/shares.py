@@ -13,6 +13,7 @@ answer is proved) and keeps the best bound and the engine it rests on. To add an
 from __future__ import annotations
 
 import dataclasses
+import time
 from dataclasses import dataclass
 from typing import Protocol, runtime_checkable
 
@@ -114,8 +115,10 @@ def fewest_shares(position: Position, rounds: int, plan_shares: int, params, tra
     best: SharesBound | None = None
     asked = []
     for engine in SHARES_ENGINES:
+        wall, cpu = time.monotonic(), time.process_time()
         b = ask_shares(engine, position, rounds, params)
-        asked.append({"engine": b.engine, "lower_bound": b.lower, "status": b.status})
+        asked.append({"engine": b.engine, "lower_bound": b.lower, "status": b.status,
+                      "seconds": round(time.monotonic() - wall, 3), "cpu_seconds": round(time.process_time() - cpu, 3)})
         if b.lower is not None and (best is None or b.lower > best.lower):
             best = b
         if best is not None and best.lower >= plan_shares:
