@@ -14,6 +14,7 @@ from solver.games import load_instance
 from solver.solo import easter_island
 from solver.solo.answer import shares_line
 from solver.solo.exhaustive import earliest_clear
+from solver.solo.proofs.cashflow import CASH_FLOW
 from solver.solo.proofs.shares import ISSUED, RELAXATION_SHARES, SHARES_ENGINES, SharesEngine, ask_shares
 from solver.solo.relaxation import SolveParams
 from tests.conftest import INSTANCES
@@ -53,13 +54,15 @@ def test_the_exhaustive_truth_counts_the_shares_a_poor_start_must_issue(tmp_path
     assert earliest_clear(state, fewest_shares=True).fewest_shares == 4
 
 
-def test_the_relaxation_proves_the_fewest_shares_exactly_where_money_binds(tmp_path):
-    """The start's shares say 2; the relaxation's minimum must reach the truth, never pass it."""
-    for cash, plain in ((0, 3), (2, 3), (0, 8), (4, 3), (10, 3)):
+def test_the_cash_flow_bound_and_the_relaxation_prove_the_fewest_shares_exactly_where_money_binds(tmp_path):
+    """The start's shares say 2; the cash-flow bound and the relaxation's minimum must each reach the truth
+    (1 to 3 shares more), never pass it."""
+    for cash, plain in ((0, 3), (2, 3), (0, 8), (0, 12), (4, 3), (10, 3)):
         inst, state = _poor_row(tmp_path, cash=cash, plain=plain)
         truth = earliest_clear(state, fewest_shares=True)
         bounds = _bounds(inst, state, truth.earliest)
         assert bounds[ISSUED] == 2 <= truth.fewest_shares
+        assert bounds[CASH_FLOW] == truth.fewest_shares, (cash, plain, bounds, truth)
         assert bounds[RELAXATION_SHARES] == truth.fewest_shares, (cash, plain, bounds, truth)
 
 
@@ -69,8 +72,11 @@ def test_the_answer_prints_fewest_shares_proved_by_the_engine_that_proves_it(tmp
     answer = easter_island.analyse(inst, "easy", RED, Rules(), rounds=3, budget=500, params=PARAMS)
     shares = answer.search["shares"]
     assert answer.min_rounds_proved and shares["upper_bound"] == 4
-    assert shares["proved"] and shares["lower_bound"] == 4 and shares["lower_bound_source"] == RELAXATION_SHARES
-    assert shares_line(shares).startswith("Fewest shares at 1 rounds: 4, proved (relaxation: ")
+    # the cash-flow bound is asked before the relaxation and proves it: the relaxation is not asked
+    assert shares["proved"] and shares["lower_bound"] == 4 and shares["lower_bound_source"] == CASH_FLOW
+    assert [e["engine"] for e in shares["engines"]] == [ISSUED, CASH_FLOW]
+    assert shares_line(shares).startswith("Fewest shares at 1 rounds: 4, proved (cash-flow bound: by round 1 the "
+                                          "track joining the ruins costs at least $8")
 
 
 def test_a_plan_at_the_start_shares_prints_proved_by_the_shares_already_issued(tmp_path):

@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from typing import Protocol, runtime_checkable
 
 from solver.solo.proofs.base import Position
+from solver.solo.proofs.cashflow import CashFlowShares
 from solver.solo.proofs.relaxation import relaxation_spec
 
 
@@ -97,6 +98,7 @@ class RelaxationShares:
 # The registry, in the order the engines are asked (cheapest first).
 SHARES_ENGINES: tuple[SharesEngine, ...] = (
     IssuedShares(),     # the shares held at the position (shares are never bought back)
+    CashFlowShares(),   # cashflow.py: the least track's price against the most money any play can have
     RelaxationShares(),  # the CP-SAT relaxation's minimum
 )
 
