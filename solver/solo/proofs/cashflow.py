@@ -31,7 +31,7 @@ from __future__ import annotations
 
 import math
 
-from solver.solo.proofs.base import Position
+from solver.solo.proofs.base import Position, SharesBound
 
 CASH_FLOW = "cash-flow bound"
 
@@ -89,7 +89,6 @@ class CashFlowShares:
     name = CASH_FLOW
 
     def bound(self, position: Position, rounds: int, params):
-        from solver.solo.proofs.shares import SharesBound
         state = position.state
         if position.ruleset != "easter-island":
             return SharesBound(self.name, rounds, None, "not asked", ("Easter Island only",))

@@ -14,23 +14,11 @@ from __future__ import annotations
 
 import dataclasses
 import time
-from dataclasses import dataclass
 from typing import Protocol, runtime_checkable
 
-from solver.solo.proofs.base import Position
+from solver.solo.proofs.base import Position, SharesBound
 from solver.solo.proofs.cashflow import CashFlowShares
 from solver.solo.proofs.relaxation import relaxation_spec
-
-
-@dataclass(frozen=True)
-class SharesBound:
-    """One engine's lower bound on the shares at a clear by round `rounds`."""
-
-    engine: str
-    rounds: int
-    lower: int | None           # every play clearing by `rounds` ends with at least this many; None: no claim
-    status: str                 # what the engine finished: "proved", "not asked", or its model's status
-    reasons: tuple[str, ...] = ()
 
 
 @runtime_checkable
