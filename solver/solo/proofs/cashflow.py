@@ -25,7 +25,8 @@ only with their price in hand, so the cash just before each round's end, X_u, is
    and affordability ignored: fewer constraints) and shipments (every delivery at the full locomotive) and keeps
    the most of F_t = (net cash of the actions of rounds r0..t) + m_r0 + ... + m_(t-1) for each t.
 So T * p <= C0 + price * (S - S0) + F_t, that is S >= S0 + ceil((T * p - C0 - F_t) / price), and a play
-clearing by R holds at least the least of these over t = r0..R.
+clearing by R holds at least the least of these over t = r0..R, or over t from the proven lower bound on the
+rounds (`Position.known_bound`: no play clears before it) to R.
 """
 from __future__ import annotations
 
@@ -105,7 +106,9 @@ class CashFlowShares:
                                (f"the track joining the ruins costs at least ${need}, within the ${state.cash} at hand",))
         strict = bool(getattr(position.rules, "strict_action", False))
         best = best_surplus(state, rounds, strict)
-        surplus = max(best.values()) if best else 0
+        # rounds below the proven bound on the rounds (Position.known_bound, by the proof engines) clear nothing
+        first = max(state.round, position.known_bound)
+        surplus = max((f for t, f in best.items() if t >= first), default=0)
         short = need - state.cash - surplus
         lower = state.shares + max(0, math.ceil(short / share))
         reason = (f"by round {rounds} the track joining the ruins costs at least ${need} ({tiles} hexes at ${price} or "

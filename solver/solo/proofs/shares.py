@@ -55,15 +55,15 @@ class RelaxationShares:
     the model's proven objective bound count, nothing else.
 
     Budget: `params.shares_bound_time` CP-SAT units (small and deterministic, asked by default); the old
-    `--shares-cp-time` budget (`shares_time` > 0) gives it the --cp-time units as before; the deep mode
+    `--shares-cp-time` budget (`shares_time` > 0) and the Zoo give it the --cp-time units as before; the deep mode
     (`--prove`) up to `prove_time`, at most `deep_cap` units."""
 
     name = RELAXATION_SHARES
-    deep_cap = 60.0
+    deep_cap = 30.0
 
-    def budget(self, params) -> float:
+    def budget(self, params, ruleset: str = "easter-island") -> float:
         units = params.shares_bound_time
-        if params.shares_time > 0:
+        if params.shares_time > 0 or ruleset == "zoo":  # the Zoo keeps the --cp-time units it had before issue 45
             units = max(units, params.deterministic_time)
         if params.prove:
             units = max(units, min(params.prove_time, self.deep_cap))
@@ -71,7 +71,7 @@ class RelaxationShares:
 
     def bound(self, position: Position, rounds: int, params) -> SharesBound:
         from solver.solo.relaxation import min_shares_bound
-        units = self.budget(params)
+        units = self.budget(params, position.ruleset)
         if units <= 0:
             return SharesBound(self.name, rounds, None, "not asked")
         spec = relaxation_spec(position)
