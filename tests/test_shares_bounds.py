@@ -75,8 +75,8 @@ def test_the_answer_prints_fewest_shares_proved_by_the_engine_that_proves_it(tmp
     # the cash-flow bound is asked before the relaxation and proves it: the relaxation is not asked
     assert shares["proved"] and shares["lower_bound"] == 4 and shares["lower_bound_source"] == CASH_FLOW
     assert [e["engine"] for e in shares["engines"]] == [ISSUED, CASH_FLOW]
-    assert shares_line(shares).startswith("Fewest shares at 1 rounds: 4, proved (cash-flow bound: by round 1 the "
-                                          "track joining the ruins costs at least $8")
+    assert shares_line(shares).startswith("Fewest shares at 1 round: 4, proved (cash-flow bound: round by round to "
+                                          "round 1, the track joining the ruins (1 hex at $8 or more")
 
 
 def test_a_plan_at_the_start_shares_prints_proved_by_the_shares_already_issued(tmp_path):

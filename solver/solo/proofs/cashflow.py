@@ -1,81 +1,101 @@
-"""The cash-flow shares bound: the money a clear by round R must spend against the most money any play can have.
+"""The cash-flow shares bound: the money a clear by round R must spend, round by round, against the money a
+play can have by then.
 
-Easter Island only (the Zoo's feeding discount, exits and bonus tiles are not modelled here: "not asked").
+Easter Island only (the Zoo's feeding discount, exits and bonus tiles are not modelled here: "not asked"),
+and only from the setup itself (no track down).
 
-The argument that every legal play maps into it. Take any legal play from the position (cash C0, income I0,
-S0 shares, locomotive L0, at the start of round r0) that clears at the end of round t <= R, holding S shares
-then. Cash changes only at: issuing k shares (+k * price), choosing an action (- its cost; Rapa Nui then
-+ rapa_nui_cash), laying track (- its price), and the end of each round (+ income - expenses, expenses =
-shares + locomotive; what cannot be paid sets cash to 0 and lowers income). An action and a tile are legal
-only with their price in hand, so the cash just before each round's end, X_u, is never negative.
-1. Write M_u for the cash after round u's end and m_u = max(0, income_u - expenses_u). Then M_u = max(0, X_u +
-   income_u - expenses_u) <= X_u + m_u (both cases, X_u >= 0). Summing from the position: every payment of rounds
-   r0..t (track, actions) is at most C0 + price * (S - S0) + (Rapa Nui cash) + m_r0 + ... + m_(t-1), because
-   X_t >= 0 (the clear is met at round t's end, after its payments; income of round t comes after them).
-2. Track: every clear joins all ruins, so its track covers at least T hexes that are not stops, T the proven
-   fewest hexes of any network joining the ruins (`Position.tiles_net`, the bound the counting engine uses;
-   only asked from the setup itself, where no track is down). Each such hex was first laid by a LayTile, which
-   costs at least its terrain's price (complex extras, upgrades and town fees only add), so track costs at
-   least T * p, p the least terrain price of a buildable hex.
-3. Income: a shipment is a delivery (income + its links, at most the locomotive, which the shipment search
-   enforces), a locomotive step (+1, at most once a round) or a pass; the Locomotive action raises it by 1;
-   cubes are only removed, so deliveries are at most the cubes on the board. Income is never higher than
-   I0 + the links delivered (reductions and shortfalls only lower it), and expenses are at least S0 + the
-   locomotive (shares never fall). The search below takes every sequence of actions (blockers, Rapa Nui's moai
-   and affordability ignored: fewer constraints) and shipments (every delivery at the full locomotive) and keeps
-   the most of F_t = (net cash of the actions of rounds r0..t) + m_r0 + ... + m_(t-1) for each t.
-So T * p <= C0 + price * (S - S0) + F_t, that is S >= S0 + ceil((T * p - C0 - F_t) / price), and a play
-clearing by R holds at least the least of these over t = r0..R, or over t from the proven lower bound on the
-rounds (`Position.known_bound`: no play clears before it) to R.
+The argument that every legal play maps into it. Fix S, the shares a play holds when it clears. The
+relaxed game below runs round by round from the position (cash C0, income I0, S0 shares, locomotive L0,
+round r0) with states (locomotive, cubes delivered d, hexes with track h; income, cash):
+- all S - S0 shares are issued at the start (their money earlier, never later), expenses are charged as
+  S0 + the locomotive (shares never fall: real expenses are at least that);
+- an action: any of the map's actions (blockers, Rapa Nui's moai and idle-action limits ignored), or none
+  unless strict-action=on; its price needs that cash in hand, as in the rules; Locomotive raises the
+  locomotive by 1, Rapa Nui gives its cash after the price, Engineer allows engineer_tile_limit tiles;
+- build: b new hexes, b at most the round's tile limit (a tile laid on a fresh hex counts one tile; town
+  tracks, upgrades and complex tiles add no fresh hex), each at least p, the least price of a buildable
+  terrain (extras and town fees only add), paid from cash in hand; h is kept at most H (every threshold
+  below is at most H; a play laying more only paid more);
+- shipments (shipments_per_round): a delivery (income + the locomotive: a route's links are at most the
+  locomotive), a locomotive step (at most once a round) or a pass. The (d+1)-th delivery needs h at least
+  the (d+1)-th smallest of the cubes' `delivery_tiles` (counting.py: fewest hexes any network needs before
+  that cube can be delivered): the d+1 cubes delivered by then include one needing at least that many, and
+  its route's hexes all carry track. Cubes leave only by delivery (Rapa Nui turns a moai over), so a clear
+  has delivered every cube, and its track joins the ruins: h >= T, the proven fewest hexes of any network
+  joining them (`Position.tiles_net`, the counting engine's bound);
+- the end of the round: cash + income - expenses, at least 0 (what cannot be paid lowers only real
+  income, which here is never lowered; income reductions are ignored too).
+Every real play with S shares is mirrored step by step (same action, hexes, shipment choices) by a relaxed
+play whose income and cash are at least the real ones at every step (by induction: money earlier, expenses
+lower, income never lowered, each delivery worth the most it can be), so every step the real play can pay
+the relaxed one can pay, and the real clear at round t <= R is a relaxed clear at t. Hence: if no relaxed
+play with S shares clears by R (the search below is exhaustive over the relaxed game, keeping per
+(locomotive, d, h) only the (income, cash) pairs no other beats in both: more of either never hurts), every
+clearing play holds more than S shares. Fewer shares are never better in the relaxed game, so the least S
+that clears is found by bisection. Rounds below `Position.known_bound` (proved by the proof engines to clear
+nothing) are not counted as clears.
 """
 from __future__ import annotations
 
-import math
-
 from solver.solo.proofs.base import Position, SharesBound
+from solver.solo.proofs.counting import delivery_tiles
+from solver.solo.zoo_routes import INF
 
 CASH_FLOW = "cash-flow bound"
 
 
-def best_surplus(state, last_round: int, strict: bool) -> dict[int, int]:
-    """t -> the most F_t (point 3 of the module text) any play from `state` can reach, for t = state.round..last_round."""
+def relaxed_clear(state, shares: int, first: int, last: int, strict: bool, tiles: int, price: int,
+                  need: list[int]) -> int | None:
+    """The first round in first..last at which a relaxed play (module text) holding `shares` shares clears, or None."""
     s = state.scenario
-    top = s.max_locomotive
-    cubes = sum(len(c) for c in state.goods.values())
-    options = set() if strict else {(0, 0)}
+    top, cubes = s.max_locomotive, len(need)
+    cap = max([tiles] + need)
+    options = set() if strict else {(0, 0, 0, s.tile_limit)}
     for name in s.actions:
-        cost = state.ruleset.action_cost(state, name)
-        gift = s.rapa_nui_cash if name == "rapa-nui" else 0
-        options.add((gift - cost, 1 if name == "locomotive" else 0))
-    options = options or {(0, 0)}
-    # every order of one round's shipments: "d" delivers, "r" raises the locomotive (once a round), "p" passes
+        options.add((state.ruleset.action_cost(state, name), s.rapa_nui_cash if name == "rapa-nui" else 0,
+                     1 if name == "locomotive" else 0,
+                     s.engineer_tile_limit if name == "engineer" else s.tile_limit))
     seqs = [()]
     for _ in range(s.shipments_per_round):
         seqs = [q + (x,) for q in seqs for x in "drp" if not (x == "r" and "r" in q)]
-    front: dict[tuple[int, int], list[tuple[int, int]]] = {(state.locomotive, 0): [(state.income, 0)]}
-    best: dict[int, int] = {}
-    for t in range(state.round, last_round + 1):
-        nxt: dict[tuple[int, int], list[tuple[int, int]]] = {}
-        for (loco, done), pairs in front.items():
-            for net, up in options:
-                for seq in seqs:
-                    lo, d, gain = min(top, loco + up), done, 0
-                    for x in seq:
-                        if x == "r":
-                            lo = min(top, lo + 1)
-                        elif x == "d" and d < cubes:
-                            d, gain = d + 1, gain + lo
-                    for inc, f in pairs:
-                        g = f + net
-                        best[t] = max(best.get(t, g), g)
-                        inc2 = inc + gain
-                        nxt.setdefault((lo, d), []).append((inc2, g + max(0, inc2 - state.shares - lo)))
-        front = {k: _pareto(v) for k, v in nxt.items()}
-    return best
+    cash0 = state.cash + s.share_price * (shares - state.shares)
+    front = {(state.locomotive, 0, 0): [(state.income, cash0)]}
+    for t in range(state.round, last + 1):
+        nxt: dict[tuple[int, int, int], list[tuple[int, int]]] = {}
+        for (loco, done, h), pairs in front.items():
+            for cost, gift, up, limit in options:
+                lo = min(top, loco + up)
+                for b in range(0, min(limit, cap - h) + 1):
+                    h2 = h + b
+                    for seq in seqs:
+                        l3, d3, gain, ok = lo, done, 0, True
+                        for x in seq:
+                            if x == "r":
+                                l3 = min(top, l3 + 1)
+                            elif x == "d":
+                                if d3 >= cubes or h2 < need[d3]:
+                                    ok = False
+                                    break
+                                d3, gain = d3 + 1, gain + l3
+                        if not ok:
+                            continue
+                        out = nxt.setdefault((l3, d3, h2), [])
+                        for inc, cash in pairs:
+                            c2 = cash - cost
+                            if c2 < 0:
+                                continue
+                            c2 += gift - price * b
+                            if c2 < 0:
+                                continue
+                            if t >= first and d3 == cubes and h2 >= tiles:
+                                return t
+                            out.append((inc + gain, max(0, c2 + inc + gain - state.shares - l3)))
+        front = {k: _pareto(v) for k, v in nxt.items() if v}
+    return None
 
 
 def _pareto(pairs: list[tuple[int, int]]) -> list[tuple[int, int]]:
-    """The (income, F) pairs no other pair beats in both."""
+    """The (income, cash) pairs no other pair beats in both."""
     out, most = [], None
     for inc, f in sorted(set(pairs), reverse=True):
         if most is None or f > most:
@@ -85,7 +105,7 @@ def _pareto(pairs: list[tuple[int, int]]) -> list[tuple[int, int]]:
 
 
 class CashFlowShares:
-    """Money needed by round R (the least track joining the ruins) against the most money any play can have."""
+    """Money for track, actions and expenses round by round against the most money a play can have by then."""
 
     name = CASH_FLOW
 
@@ -100,19 +120,35 @@ class CashFlowShares:
         prices = [s.track_cost[board.terrain[h]] for h in board.terrain
                   if board.buildable(h) and board.terrain[h] in s.track_cost]
         price, share = (min(prices) if prices else 0), s.share_price
-        need = tiles * price
-        if share <= 0 or need <= state.cash:
-            return SharesBound(self.name, rounds, state.shares, "proved",
-                               (f"the track joining the ruins costs at least ${need}, within the ${state.cash} at hand",))
+        if share <= 0:
+            return SharesBound(self.name, rounds, None, "not asked", ("shares bring no money",))
         strict = bool(getattr(position.rules, "strict_action", False))
-        best = best_surplus(state, rounds, strict)
-        # rounds below the proven bound on the rounds (Position.known_bound, by the proof engines) clear nothing
+        need = sorted(delivery_tiles(position.instance, position.goods))
         first = max(state.round, position.known_bound)
-        surplus = max((f for t, f in best.items() if t >= first), default=0)
-        short = need - state.cash - surplus
-        lower = state.shares + max(0, math.ceil(short / share))
-        reason = (f"by round {rounds} the track joining the ruins costs at least ${need} ({tiles} hexes at ${price} or "
-                  f"more), and ${state.cash} at hand plus at most ${surplus} from income above expenses and the "
-                  f"actions{' (one paid every round: strict-action=on)' if strict else ''} leave ${max(0, short)} "
-                  f"to raise at ${share} a share: at least {lower} shares")
+        if any(n >= INF for n in need):
+            return SharesBound(self.name, rounds, None, "not asked", ("a cube no network can deliver",))
+
+        def clears(n: int) -> bool:
+            return relaxed_clear(state, n, first, rounds, strict, tiles, price, need) is not None
+
+        if clears(state.shares):  # the usual case where money is not tight: one search
+            return SharesBound(self.name, rounds, state.shares, "proved",
+                               ("a play with no share issued passes the round-by-round money test",))
+        low, high = state.shares + 1, s.max_shares
+        if not clears(high):
+            return SharesBound(self.name, rounds, high + 1, "no clear",
+                               (f"even with all {high} shares the money for track, actions and expenses round by round "
+                                f"does not reach a clear by round {rounds}",))
+        while low < high:  # the least share count whose relaxed game clears (more shares never hurt)
+            mid = (low + high) // 2
+            if clears(mid):
+                high = mid
+            else:
+                low = mid + 1
+        lower = low
+        reason = (f"round by round to round {rounds}, the track joining the ruins ({tiles} hex{'' if tiles == 1 else 'es'} at ${price} or more, "
+                  f"laid at most a round's tiles at a time, ahead of the deliveries that need it), the actions"
+                  f"{' (one paid every round: strict-action=on)' if strict else ''} and the expenses cannot be paid "
+                  f"from ${state.cash} at hand and the most income the locomotive allows with fewer than {lower} "
+                  f"shares at ${share}: at least {lower} shares")
         return SharesBound(self.name, rounds, lower, "proved", (reason,))
