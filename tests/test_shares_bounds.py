@@ -24,7 +24,7 @@ PARAMS = SolveParams(workers=1, deterministic_time=5.0, plan_time=2.0)
 RED = {H("A1"): ["red"]}
 
 
-def _poor_row(tmp_path, cash: int, plain: int = 3, max_shares: int = 5):
+def _poor_row(tmp_path, cash: int, plain: int = 3, max_shares: int = 5, rules: Rules = Rules()):
     """Tiny Row with `cash` at the start, plain hexes at `plain` and at most `max_shares` shares."""
     text = (INSTANCES / "tiny/tiny-row.toml").read_text()
     for key, value in (("start_cash", cash), ("max_shares", max_shares)):
@@ -34,11 +34,11 @@ def _poor_row(tmp_path, cash: int, plain: int = 3, max_shares: int = 5):
     path.write_text(text)
     inst = load_instance(path)
     assert (inst.scenario.start_cash, inst.scenario.max_shares) == (cash, max_shares)
-    return inst, GameState.new(inst, RED, Rules(), round_limit=3)
+    return inst, GameState.new(inst, RED, rules, round_limit=3)
 
 
 def _bounds(inst, state, rounds: int) -> dict:
-    position = easter_island.proof_position(inst, state, Rules(), None, PARAMS, time_limit=30)
+    position = easter_island.proof_position(inst, state, state.rules, None, PARAMS, time_limit=30)
     return {e.name: ask_shares(e, position, rounds, PARAMS).lower for e in SHARES_ENGINES}
 
 
@@ -64,6 +64,15 @@ def test_the_cash_flow_bound_and_the_relaxation_prove_the_fewest_shares_exactly_
         assert bounds[ISSUED] == 2 <= truth.fewest_shares
         assert bounds[CASH_FLOW] == truth.fewest_shares, (cash, plain, bounds, truth)
         assert bounds[RELAXATION_SHARES] == truth.fewest_shares, (cash, plain, bounds, truth)
+
+
+def test_the_cash_flow_bound_counts_the_action_strict_action_makes_every_round_pay_for(tmp_path):
+    """strict-action=on: round 1 pays an action ($8) before its track, so from $0 the clear needs more shares."""
+    inst, state = _poor_row(tmp_path, cash=0, max_shares=6, rules=Rules(strict_action=True))
+    truth = earliest_clear(state, fewest_shares=True)
+    default = earliest_clear(_poor_row(tmp_path, cash=0, max_shares=6)[1], fewest_shares=True)
+    assert truth.fewest_shares > default.fewest_shares
+    assert _bounds(inst, state, truth.earliest)[CASH_FLOW] == truth.fewest_shares
 
 
 def test_the_answer_prints_fewest_shares_proved_by_the_engine_that_proves_it(tmp_path):
