@@ -111,3 +111,15 @@ def test_every_shares_engine_has_the_interface():
     names = [e.name for e in SHARES_ENGINES]
     assert len(set(names)) == len(names) and names[0] == ISSUED
     assert all(isinstance(e, SharesEngine) for e in SHARES_ENGINES)
+
+
+def test_the_cash_flow_bound_lets_expenses_go_unpaid_as_the_rules_do():
+    """Fuzzer's tight board 67: the real play leaves round 1's expenses unpaid (its income falls) and issues its
+    shares in round 2; a relaxed game paying expenses from share money held from the start claimed 5 > 4."""
+    from solver.solo.soundness import random_board
+    board = random_board(67, tight=True)
+    inst, rules, _, state = board.start()
+    truth = earliest_clear(state, max_nodes=8_000, fewest_shares=True)
+    assert (truth.earliest, truth.fewest_shares) == (2, 4)
+    position = easter_island.proof_position(inst, state, rules, None, PARAMS, time_limit=30)
+    assert ask_shares(SHARES_ENGINES[1], position, 2, PARAMS).lower <= 4

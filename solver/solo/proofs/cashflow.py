@@ -23,8 +23,12 @@ round r0) with states (locomotive, cubes delivered d, hexes with track h; income
   its route's hexes all carry track. Cubes leave only by delivery (Rapa Nui turns a moai over), so a clear
   has delivered every cube, and its track joins the ruins: h >= T, the proven fewest hexes of any network
   joining them (`Position.tiles_net`, the counting engine's bound);
-- the end of the round: cash + income - expenses, at least 0 (what cannot be paid lowers only real
-  income, which here is never lowered; income reductions are ignored too).
+- the end of the round: cash + max(0, income - expenses). The real rule is max(0, cash + income - expenses)
+  (what cannot be paid lowers income instead), which is never more, as cash is never negative before it; so
+  expenses above income are never paid here, and income is never lowered (nor by income reductions). Paying
+  them from cash would be wrong: a real play may leave expenses unpaid (its income falls) and issue its shares
+  later, keeping money the relaxed play, holding the shares' money from the start, would have paid out
+  (the soundness fuzzer's tight board 67 found that).
 Every real play with S shares is mirrored step by step (same action, hexes, shipment choices) by a relaxed
 play whose income and cash are at least the real ones at every step (by induction: money earlier, expenses
 lower, income never lowered, each delivery worth the most it can be), so every step the real play can pay
@@ -89,7 +93,7 @@ def relaxed_clear(state, shares: int, first: int, last: int, strict: bool, tiles
                                 continue
                             if t >= first and d3 == cubes and h2 >= tiles:
                                 return t
-                            out.append((inc + gain, max(0, c2 + inc + gain - state.shares - l3)))
+                            out.append((inc + gain, c2 + max(0, inc + gain - state.shares - l3)))
         front = {k: _pareto(v) for k, v in nxt.items() if v}
     return None
 
