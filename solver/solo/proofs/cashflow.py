@@ -150,7 +150,8 @@ class CashFlowShares:
             else:
                 low = mid + 1
         lower = low
-        reason = (f"round by round to round {rounds}, the track joining the ruins ({tiles} hex{'' if tiles == 1 else 'es'} at ${price} or more, "
+        hexes = f"{tiles} hex" + ("" if tiles == 1 else "es")
+        reason = (f"round by round to round {rounds}, the track joining the ruins ({hexes} at ${price} or more, "
                   f"laid at most a round's tiles at a time, ahead of the deliveries that need it), the actions"
                   f"{' (one paid every round: strict-action=on)' if strict else ''} and the expenses cannot be paid "
                   f"from ${state.cash} at hand and the most income the locomotive allows with fewer than {lower} "
