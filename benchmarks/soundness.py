@@ -1,7 +1,7 @@
 """The soundness fuzzer's long profile: thousands of random tiny boards, every solver claim checked.
 
     python benchmarks/soundness.py [--boards 5000] [--first-seed 1] [--jobs 2] [--out results/soundness.csv]
-                                   [--reading NAME=VALUE ...]
+                                   [--tight] [--reading NAME=VALUE ...]
 
 The boards come from solver.solo.soundness.random_board (issue 39's generator: random prices with $0
 terrain, town fees and complex extras, prices above the base, actions out of reach, rows of up to 6 hexes
@@ -12,6 +12,9 @@ Each row: a board (its seed, map, readings, round limit), whether the exhaustive
 the truth, the claims checked and any false claim. Rows are appended as boards finish (a killed run
 keeps them; run again with the same --out to resume); the summary goes to results/soundness.md.
 Deterministic: the boards come from their seeds, the solvers run in their reproducible mode.
+`--tight`: tight-money boards (`random_board(seed, tight=True)`), where the fewest shares at the earliest
+clear is above the start shares on many boards (the cost half's claims, issue 45); column `shares` is that
+exhaustive truth.
 """
 from __future__ import annotations
 
@@ -30,12 +33,12 @@ from solver.engine.readings import BY_NAME  # noqa: E402
 from solver.report.output import write_atomic  # noqa: E402
 from solver.solo.soundness import check_board, random_board  # noqa: E402
 
-FIELDS = ["seed", "map", "readings", "rounds", "settled", "truth", "claims", "false", "seconds"]
+FIELDS = ["seed", "map", "readings", "rounds", "settled", "truth", "shares", "claims", "false", "seconds"]
 
 
-def one(seed: int, readings: tuple[str, ...] = ()) -> dict:
+def one(seed: int, readings: tuple[str, ...] = (), tight: bool = False) -> dict:
     t0 = time.monotonic()
-    board = random_board(seed)
+    board = random_board(seed, tight=tight)
     for item in readings:  # --reading: set on every board whose map has it (replacing its random value)
         reading = BY_NAME[item.partition("=")[0]]
         if reading.applies_to(board.ruleset):
@@ -43,6 +46,7 @@ def one(seed: int, readings: tuple[str, ...] = ()) -> dict:
     out = check_board(board)
     return {"seed": seed, "map": board.ruleset, "readings": "+".join(board.readings) or "default",
             "rounds": board.rounds, "settled": out.settled, "truth": "" if out.truth is None else out.truth,
+            "shares": "" if out.shares is None else out.shares,
             "claims": json.dumps(out.claims, sort_keys=True), "false": json.dumps(out.false + (
                 [["board refused", out.error]] if out.error else [])),
             "seconds": round(time.monotonic() - t0, 3)}
@@ -62,10 +66,12 @@ def main() -> int:
     ap.add_argument("--boards", type=int, default=5000)
     ap.add_argument("--first-seed", type=int, default=1)
     ap.add_argument("--jobs", type=int, default=1)
-    ap.add_argument("--out", default="results/soundness.csv")
+    ap.add_argument("--out", default=None, help="default results/soundness.csv (--tight: results/soundness-tight.csv)")
+    ap.add_argument("--tight", action="store_true", help="tight-money boards: shares needed above the start's")
     ap.add_argument("--reading", action="append", default=[], metavar="NAME=VALUE",
                     help="set this reading on every board whose map has it (repeatable)")
     args = ap.parse_args()
+    args.out = args.out or ("results/soundness-tight.csv" if args.tight else "results/soundness.csv")
     for item in args.reading:
         name, eq, value = item.partition("=")
         if not eq or name not in BY_NAME or BY_NAME[name].by_name(value) is None:
@@ -74,18 +80,21 @@ def main() -> int:
             return 2
     out = Path(args.out)
     out.parent.mkdir(parents=True, exist_ok=True)
-    done = set()
+    done, fields = set(), FIELDS
     if out.exists():
         with out.open() as f:
-            done = {int(r["seed"]) for r in csv.DictReader(f)}
+            reader = csv.DictReader(f)
+            done = {int(r["seed"]) for r in reader}
+            fields = reader.fieldnames or FIELDS  # a file from before a column was added keeps its columns
     seeds = [s for s in range(args.first_seed, args.first_seed + args.boards) if s not in done]
     new = not out.exists()
     with out.open("a", newline="") as f:
-        w = csv.DictWriter(f, fieldnames=FIELDS)
+        w = csv.DictWriter(f, fieldnames=fields, extrasaction="ignore")
         if new:
             w.writeheader()
         with ProcessPoolExecutor(max_workers=args.jobs) as pool:
-            for i, row in enumerate(pool.map(partial(one, readings=tuple(args.reading)), seeds, chunksize=4), 1):
+            for i, row in enumerate(pool.map(partial(one, readings=tuple(args.reading), tight=args.tight), seeds,
+                                             chunksize=4), 1):
                 w.writerow(row)
                 f.flush()
                 if i % 100 == 0:
@@ -102,11 +111,14 @@ def main() -> int:
     settled = sum(r["settled"] == "True" for r in rows)
     lines = ["# Soundness fuzzer (benchmarks/soundness.py)", "",
              f"Command: `python benchmarks/soundness.py --boards {args.boards} --first-seed {args.first_seed} "
-             f"--jobs {args.jobs}" + "".join(f" --reading {r}" for r in args.reading) + "`", "",
+             f"--jobs {args.jobs}" + (" --tight" if args.tight else "")
+             + "".join(f" --reading {r}" for r in args.reading) + "`", "",
              f"- boards: {len(rows)} (Easter Island {sum(r['map'] == 'easter-island' for r in rows)}, "
              f"Zoo {sum(r['map'] == 'zoo' for r in rows)})",
              f"- settled by the exhaustive search: {settled}",
              f"- clearable (truth known): {sum(r['truth'] != '' and r['settled'] == 'True' for r in rows)}",
+             f"- fewest shares settled at the earliest clear: {sum(r.get('shares', '') != '' for r in rows)}, above "
+             f"the start's 2: {sum(r.get('shares', '') not in ('', '0', '1', '2') for r in rows)}",
              f"- claims checked: {sum(claims.values())}",
              f"- false claims: {len(false)}"] + [f"  - board {s} ({m}): {x}" for s, m, x in false]
     drawn: dict = {}

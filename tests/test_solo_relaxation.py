@@ -91,16 +91,25 @@ def test_every_printed_plan_passes_check_plan_and_names_its_proof(run_cli, tmp_p
 
 
 def test_fewest_shares_bound_is_never_below_the_shares_already_issued(run_cli, tmp_path):
-    # Shares are never bought back, so the shares issued at the start bound every plan's shares; the CP-SAT
-    # relaxation's minimum is asked only with a fewest-shares budget (--shares-cp-time > 0).
+    # Shares are never bought back, so the shares issued at the start bound every plan's shares; where the plan
+    # issues none beyond them that is a proof, printed as one ("proved"), and no slower engine is asked.
     start = instance("tiny/tiny-island-locomotive.toml").scenario.start_shares
     res, _ = _plan_cli(run_cli, tmp_path, "tiny/tiny-island-locomotive.toml")
-    bounds = json.loads(res.out)["shares_bounds"]
-    assert bounds["relaxation"] == "not asked" and bounds["lower_bound_source"] == "already issued"
-    assert bounds["lower_bound"] == start <= bounds["upper_bound"]
-    res, _ = _plan_cli(run_cli, tmp_path, "tiny/tiny-island-locomotive.toml", "--shares-cp-time", "5")
-    asked = json.loads(res.out)["shares_bounds"]
-    assert asked["relaxation"] in ("optimal", "bound") and start <= asked["lower_bound"] <= asked["upper_bound"]
+    data = json.loads(res.out)
+    bounds = data["shares_bounds"]
+    assert bounds["lower_bound_source"] == "shares already issued" and bounds["relaxation"] == "not asked"
+    assert bounds["lower_bound"] == start == bounds["upper_bound"] and bounds["proved"]
+    assert data["shares_line"].startswith(f"Fewest shares at 2 rounds: {start}, proved (shares already issued")
+    assert data["shares_line"] in res_text(run_cli, tmp_path)
+
+
+def res_text(run_cli, tmp_path) -> str:
+    """The text answer of the same command (the --json twin's shares line must be printed in it)."""
+    setup = tmp_path / "setup.toml"
+    res = run_cli("easter-island", "--instance", INSTANCES / "tiny/tiny-island-locomotive.toml", "-d", "easy",
+                  "--setup", setup, "--work", "2000", "--cp-time", "5")
+    assert res.code == 0, res.err
+    return res.out
 
 
 def test_same_command_same_answer(run_cli, tmp_path):

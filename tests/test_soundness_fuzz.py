@@ -56,6 +56,37 @@ def test_no_solver_claim_is_false_on_random_tiny_boards():
     assert settled >= 0.5 * len(FAST_BOARDS) and claims >= len(FAST_BOARDS) // 2
 
 
+TIGHT_BOARDS = range(1, 33)
+
+
+def test_no_fewest_shares_claim_is_false_where_money_is_tight():
+    """The cost half (issue 45): on tight-money boards the exhaustive fewest shares at the earliest clear is
+    often above the start shares; every shares bound and every "fewest shares, proved" must hold against it."""
+    above, checked, false = 0, 0, []
+    for seed in TIGHT_BOARDS:
+        board = random_board(seed, tight=True)
+        out = check_board(board, deep=False)
+        assert out.error is None, (seed, out.error)
+        above += out.shares is not None and out.shares > 2
+        checked += sum(v for k, v in out.claims.items() if "shares" in k)
+        false += [(seed, board.ruleset, board.readings, out.truth, out.shares, f) for f in out.false]
+    assert not false, false
+    # the profile must reach boards where shares are really needed, and check shares claims on them
+    assert above >= 4 and checked >= 10
+
+
+def test_the_shares_judge_catches_a_false_fewest_shares_claim():
+    """A check that cannot fail proves nothing: a bound above the truth and a wrong "proved" are both caught."""
+    from solver.solo.soundness import _judge_shares
+    fake = SimpleNamespace(search={"shares": {"rounds": 2, "lower_bound": 4, "upper_bound": 4, "proved": True}})
+    out = Outcome(0, "easter-island", True, truth=2, shares=3)
+    _judge_shares(out, fake)
+    assert [kind for kind, _ in out.false] == ["shares lower bound", "fewest shares proved"]
+    out = Outcome(0, "easter-island", True, truth=2, shares=4)
+    _judge_shares(out, fake, prefix="deep: ")
+    assert not out.false and out.claims == {"deep: shares lower bound": 1, "deep: fewest shares proved": 1}
+
+
 def test_the_generator_makes_the_boards_issue_39_found_false_claims_on():
     # free terrain, town fees and complex extras, prices above the base, actions out of reach, longer rows,
     # two-row boards with towns, up to 5 rounds, and non-default readings: each must occur

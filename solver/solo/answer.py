@@ -59,3 +59,20 @@ class Answer:
         if self.upper_bound is not None:
             return f"unknown: between {self.lower_bound} and {self.upper_bound}"
         return f"unknown: at least {self.lower_bound}"
+
+
+def shares_line(shares: dict) -> str:
+    """The answer's one line on the cost half: "Fewest shares at R rounds: N, proved (ENGINE)" where the best
+    shares bound (solver/solo/proofs/shares.py) meets the plan's shares, else both and what the bound rests on.
+    `shares`: the record of solver.solo.proofs.shares.fewest_shares (answer.search["shares"])."""
+    low, high = shares["lower_bound"], shares["upper_bound"]
+    rounds = f"{shares['rounds']} round" + ("" if shares["rounds"] == 1 else "s")
+    source = shares.get("lower_bound_source") or "no engine"
+    why = "; ".join(shares.get("reasons") or ())
+    track = f"; the plan's track cost ${shares['plan_track_cost']}" if shares.get("plan_track_cost") is not None else ""
+    if shares["proved"]:
+        return f"Fewest shares at {rounds}: {high}, proved ({source}: {why}){track}"
+    low_text = f"{low} ({source}: {why})" if low is not None else "unknown (no shares engine proved a bound)"
+    relax = shares.get("relaxation")
+    note = f"; the relaxation's minimum: {relax}" if relax not in (None, "optimal", "bound", "not asked") else ""
+    return f"Fewest shares at {rounds}: between {low_text} and {high} (the plan){note}{track}"

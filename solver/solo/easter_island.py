@@ -42,9 +42,9 @@ from solver.solo.round_search import Node, RoundPlanner, widths
 from solver.solo.prune import prune_idle_track
 from solver.solo.plan_finders import EconomyFinder
 from solver import interrupt, progress
-from solver.solo.relaxation import SolveParams, proof_record, min_shares_bound
+from solver.solo.relaxation import SolveParams, proof_record
+from solver.solo.proofs.shares import fewest_shares
 from solver.solo.proofs import Position, bound_before_search, raise_bound
-from solver.solo.proofs.relaxation import relaxation_spec
 from solver.engine.setup import Setup
 from solver.solo.answer import OBSTACLE, Answer
 from solver.engine.shipping import shipments
@@ -731,29 +731,10 @@ def _restricted(answer: Answer, state0, last_round: int, params: SolveParams, st
 
 
 def _shares_bounds(answer: Answer, position: Position, params: SolveParams) -> None:
-    """At the minimum round count: the fewest shares (a lower bound vs the plan's), then the plan's track.
-
-    The lower bound is at least the shares already issued at the start (shares are never bought back).
-    The CP-SAT relaxation's minimum is asked only with a fewest-shares budget (`--shares-cp-time` > 0):
-    on 120 Easter Island setups it never bound above the shares issued at the start (results/easter-island*.csv
-    before this change, column shares_lower_bound), and in a probe it was UNKNOWN after 1 unit (about 1.3 s)
-    on 2 of 3 setups."""
-    known = answer.search.get("shares")
-    if known and known["rounds"] == answer.upper_bound:
-        low, status = known["lower_bound"], known["relaxation"]  # same model, same answer: not asked twice
-    elif params.for_shares().plan_time > 0:
-        low, status = min_shares_bound(relaxation_spec(position), answer.upper_bound, params)
-    else:
-        low, status = None, "not asked"
-    # shares issued are never returned: a plan from the position ends with at least its shares
-    issued = position.state.shares
-    source = "relaxation" if low is not None and low > issued else "already issued"
-    low = max(low or 0, issued)
-    plan_shares = answer.end_state["shares"]
-    answer.search["shares"] = {"rounds": answer.upper_bound, "lower_bound": low, "upper_bound": plan_shares,
-                               "relaxation": status, "lower_bound_source": source,
-                               "proved": low == plan_shares,
-                               "plan_track_cost": answer.end_state["spent_on_track"]}
+    """At the minimum round count: the fewest shares (the shares engines' best lower bound, solver/solo/proofs/
+    shares.py, vs the plan's), then the plan's track cost."""
+    answer.search["shares"] = fewest_shares(position, answer.upper_bound, answer.end_state["shares"], params,
+                                            answer.end_state["spent_on_track"])
 
 
 def batch_solve(difficulty: str, seed: int, time_limit: float, instance: str | None = None,

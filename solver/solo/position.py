@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from solver.board.errors import InputError
 from solver.engine.plan import Plan, load_plan, replay
+from solver.solo.answer import shares_line
 from solver.solo.round_search import Node
 
 
@@ -40,19 +41,8 @@ def solo_extras(answer, start: Node | None) -> tuple[dict, list[str]]:
                      f"the referee): cash ${start.state.cash}, income {start.state.income}, "
                      f"{start.state.shares} shares, locomotive {start.state.locomotive}")
     if shares:
-        source = ("the shares already issued" if shares.get("lower_bound_source") == "already issued"
-                  else "CP-SAT relaxation")
-        if shares["relaxation"] == "not asked":
-            source += "; the relaxation is asked with --shares-cp-time > 0"
-        elif shares["relaxation"] not in ("optimal", "bound"):
-            source += f"; the relaxation: {shares['relaxation']}"
-        if shares["proved"]:
-            lines.append(f"Fewest shares at {answer.upper_bound} rounds: {shares['upper_bound']} (proved: the plan "
-                         f"meets the lower bound, {source}); the plan's track cost ${shares['plan_track_cost']}")
-        else:
-            low = shares["lower_bound"] if shares["lower_bound"] is not None else "?"
-            lines.append(f"Fewest shares at {answer.upper_bound} rounds: between {low} ({source}) and "
-                         f"{shares['upper_bound']} (the plan); the plan's track cost ${shares['plan_track_cost']}")
+        data["shares_line"] = shares_line(shares)
+        lines.append(data["shares_line"])
     return data, lines
 
 

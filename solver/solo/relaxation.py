@@ -47,6 +47,9 @@ class SolveParams:
     # shares. 10 units give fewer shares on 11 of 12 setups (2 fewer at the median) but take about 7 s
     # each, most of a whole answer's time (results/shares-probe.csv; the goal is a median under 10 s).
     shares_time: float = 0.0
+    # The relaxation's fewest-shares bound (solver/solo/proofs/shares.py), asked by default at the proved minimum
+    # round count while the plan holds more shares than the position: CP-SAT units, small and deterministic.
+    shares_bound_time: float = 1.0
     # The deep mode (`--prove`): every proof engine (solver/solo/proofs) runs to the end, each call with its
     # own deterministic budget `prove_time` (the relaxation: CP-SAT units per model) instead of the default's.
     prove: bool = False
@@ -402,4 +405,5 @@ def proof_record(answer) -> dict:
     shares = answer.search.get("shares") or {}
     return {"proof_source": answer.search.get("proof_source"), "plan_source": answer.search.get("plan_source"),
             "shares_lower_bound": shares.get("lower_bound"), "shares_upper_bound": shares.get("upper_bound"),
-            "shares_proved": bool(shares.get("proved")), "relaxation_log": answer.search.get("relaxation")}
+            "shares_proved": bool(shares.get("proved")), "shares_bound_source": shares.get("lower_bound_source"),
+            "relaxation_log": answer.search.get("relaxation")}

@@ -60,14 +60,18 @@ class Board:
         return inst, rules, setup, GameState.new(inst, setup, rules, round_limit=self.rounds)
 
 
-def random_board(seed: int, wide: bool = False) -> Board:
+def random_board(seed: int, wide: bool = False, tight: bool = False) -> Board:
     """A random tiny game. Its board: one row of 3 to 6 hexes or two rows of 2 to 4, with 2 to 4 stops and,
     on two-row boards mostly, towns; its prices: random (base prices on some boards; otherwise $0 terrain,
     town fees and complex extras, prices above the base, an upgrade that counts as a tile or not, actions
     priced out of reach, other share prices); 1 to 5 rounds; every named reading of the map at a random value.
     `wide`: 3 rows of 4 or 5 hexes, 3 or 4 stops and 1 or 2 tiles a round, where links cross and share
-    hexes and the order in which tiles are laid matters (the link search's point 8)."""
+    hexes and the order in which tiles are laid matters (the link search's point 8).
+    `tight`: money is tight: $2 to $8 at the start, room for 2 to 4 shares more, track at $2 to $6 a hex,
+    shares at $3 to $7 and 1 to 3 rounds, so plays must issue shares (drawn with a second generator: the
+    rest of the board is the one `random_board(seed)` makes)."""
     rng = random.Random(seed)
+    money = random.Random(seed * 7919 + 45) if tight else None
     ruleset = rng.choice(["easter-island", "zoo"])
     if wide:
         width, rows = rng.randint(4, 5), 3
@@ -114,6 +118,9 @@ def random_board(seed: int, wide: bool = False) -> Board:
     a = lambda v: f'{{ value = {v}, source = "assumed", reason = "fuzz" }}'  # noqa: E731
     rounds = rng.choice([2, 2, 3] if wide else [1, 2, 2, 3, 3, 4, 5])
     share_price = pick(5, [3, 5, 5, 7])
+    if money is not None:
+        cash, max_shares = money.choice([0, 2, 4, 6]), money.choice([3, 4, 4])
+        rounds, share_price = money.choice([1, 2, 2, 3]), money.choice([3, 4, 5])
     lines += ["", "[scenario]", f'ruleset = "{ruleset}"', f"rounds = {a(rounds)}", f"start_cash = {a(cash)}",
               f"start_shares = {a(2)}", f"start_income = {a(0)}",
               f"start_locomotive = {a(2 if ruleset == 'easter-island' else 1)}", f"max_shares = {a(max_shares)}"]
@@ -145,6 +152,8 @@ def random_board(seed: int, wide: bool = False) -> Board:
         setup.setdefault(names[0], ["red"])
     plain = rng.choice([2, 3, 4]) if base else rng.choice([0, 1, 2, 3, 4, 6])
     mountain = rng.choice([4, 5]) if base else rng.choice([0, 2, 4, 5, 7])
+    if money is not None:
+        plain, mountain = money.choice([1, 2, 3]), money.choice([2, 4, 5])
     lines += ["", "[scenario.track_cost]", f"plain = {a(plain)}", f"mountain = {a(mountain)}",
               f"town_base = {a(pick(1, [0, 1, 2]))}", f"town_per_track = {a(pick(1, [0, 1, 2]))}"]
     if ruleset == "zoo":
@@ -177,6 +186,7 @@ class Outcome:
     false: list = field(default_factory=list)      # (claim, detail) of every false claim
     error: str | None = None                       # the board was refused by the loader (not a claim)
     limit: int | None = None                       # the board's round limit (the truth searched up to it)
+    shares: int | None = None                      # fewest shares at a clear in round `truth` (None: not settled)
 
 
 def check_board(board: Board, max_nodes: int = 8_000, budget: int = 200, deep: bool = True) -> Outcome:
@@ -189,10 +199,11 @@ def check_board(board: Board, max_nodes: int = 8_000, budget: int = 200, deep: b
     except Exception as err:  # noqa: BLE001 - a generator slip is reported, never hidden
         out.error = f"board refused: {err}"
         return out
-    truth = earliest_clear(state, max_nodes=max_nodes)
+    truth = earliest_clear(state, max_nodes=max_nodes, fewest_shares=True)
     if not truth.settled:
         return out
     out.settled, out.truth, out.limit = True, truth.earliest, board.rounds
+    out.shares = truth.fewest_shares if truth.shares_settled else None
     params = SolveParams(workers=1, deterministic_time=2.0, plan_time=2.0)
     if board.ruleset == "easter-island":
         from solver.solo.easter_island import analyse
@@ -201,6 +212,7 @@ def check_board(board: Board, max_nodes: int = 8_000, budget: int = 200, deep: b
     diff = "easy" if board.ruleset == "easter-island" else "standard"
     answer = analyse(inst, diff, setup, rules, rounds=board.rounds, time_limit=30, budget=budget, params=params)
     _judge(out, inst, answer, truth.earliest)
+    _judge_shares(out, answer)
     if deep:
         # the deep mode (`--prove`): every engine asked together, each with its own small budget
         import dataclasses
@@ -208,8 +220,44 @@ def check_board(board: Board, max_nodes: int = 8_000, budget: int = 200, deep: b
         answer = analyse(inst, diff, setup, rules, rounds=board.rounds, time_limit=30, budget=budget,
                          params=deep_params)
         _judge(out, inst, answer, truth.earliest, prefix="deep: ")
+        _judge_shares(out, answer, prefix="deep: ")
     _judge_verdicts(out, engines_alone(inst, state, rules, params, board.rounds), truth.earliest)
+    if out.shares is not None:
+        for b in shares_engines_alone(inst, state, rules, params, truth.earliest):
+            _claim(out, f"{b.engine} shares: bound", b.lower is None or b.lower <= out.shares,
+                   f"{b.engine} says at least {b.lower} shares by round {b.rounds}; truth {out.shares}")
     return out
+
+
+def shares_engines_alone(inst, state, rules, params, rounds: int) -> list:
+    """Every shares engine (solver/solo/proofs/shares.py) asked on its own at `rounds`, in the default and the
+    deep mode (`--prove`, small budget): their SharesBound answers."""
+    import dataclasses
+    from solver.solo.proofs.shares import SHARES_ENGINES, ask_shares
+    out = []
+    for mode in (params, dataclasses.replace(params, prove=True, prove_time=params.deterministic_time)):
+        if inst.scenario.ruleset == "zoo":
+            from solver.solo.zoo import proof_position
+            position = proof_position(inst, state, rules, None, mode)
+        else:
+            from solver.solo.easter_island import proof_position
+            position = proof_position(inst, state, rules, None, mode, time_limit=30)
+        out += [ask_shares(engine, position, rounds, mode) for engine in SHARES_ENGINES]
+    return out
+
+
+def _judge_shares(out: Outcome, answer, prefix: str = "") -> None:
+    """The answer's fewest-shares claims (answer.search["shares"], at its proved minimum round count) against
+    the exhaustive fewest shares at the true minimum (only where the answer's round count is the truth)."""
+    shares = (getattr(answer, "search", None) or {}).get("shares")
+    if not shares or out.shares is None or shares.get("rounds") != out.truth:
+        return
+    low = shares.get("lower_bound")
+    _claim(out, prefix + "shares lower bound", low is None or low <= out.shares,
+           f"shares lower bound {low} > truth {out.shares} at {out.truth} rounds")
+    if shares.get("proved"):
+        _claim(out, prefix + "fewest shares proved", shares["upper_bound"] == out.shares,
+               f"fewest shares proved {shares['upper_bound']}, truth {out.shares} at {out.truth} rounds")
 
 
 def engines_alone(inst, state, rules, params, last_round: int) -> list[dict]:

@@ -44,10 +44,10 @@ from solver.solo.prune import prune_idle_track
 from solver.solo.round_search import Node, RoundPlanner, widths
 from solver.solo.zoo_networks import (_proven, heuristic_network, network_links, shortcuts, target_networks,  # noqa: F401
                                  teleport_network)
-from solver.solo.relaxation import SolveParams, proof_record, min_shares_bound
+from solver.solo.relaxation import SolveParams, proof_record
+from solver.solo.proofs.shares import fewest_shares
 from solver.solo.proofs import Position, bound_before_search, raise_bound
 from solver.solo.proofs.counting import areas_to_feed
-from solver.solo.proofs.relaxation import relaxation_spec
 from solver.engine.setup import Setup
 from solver.solo.answer import OBSTACLE, Answer
 from solver.engine.state import GameState, Rules
@@ -533,11 +533,8 @@ def analyse(instance: Instance, difficulty: str, setup: Setup, rules: Rules = Ru
         answer.verdict_proof = f"a plan feeds every animal area by round {answer.upper_bound}, replayed by the referee"
         answer.min_rounds_proved = answer.upper_bound == lower
         if answer.min_rounds_proved and relax:
-            low, status = min_shares_bound(relaxation_spec(position), answer.upper_bound, params)
-            plan_shares = answer.end_state["shares"]
-            answer.search["shares"] = {"lower_bound": low, "upper_bound": plan_shares, "relaxation": status,
-                                       "proved": low is not None and low == plan_shares,
-                                       "plan_track_cost": answer.end_state["spent_on_track"]}
+            answer.search["shares"] = fewest_shares(position, answer.upper_bound, answer.end_state["shares"],
+                                                    params, answer.end_state["spent_on_track"])
     elif lower > limit:
         answer.verdict = "not clearable"
         answer.impossible.append(bound.proof.detail)

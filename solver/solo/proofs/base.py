@@ -87,6 +87,17 @@ class Position:
         return {h: list(c) for h, c in self.state.goods.items() if c}
 
 
+@dataclass(frozen=True)
+class SharesBound:
+    """A shares engine's (proofs/shares.py) lower bound on the shares at a clear by round `rounds`."""
+
+    engine: str
+    rounds: int
+    lower: int | None           # every play clearing by `rounds` ends with at least this many; None: no claim
+    status: str                 # what the engine finished: "proved", "not asked", or its model's status
+    reasons: tuple[str, ...] = ()
+
+
 @runtime_checkable
 class ProofEngine(Protocol):
     """A proof engine. `cheap` engines are asked before the plan search (their bound tells the search where
