@@ -20,7 +20,7 @@ from solver.solo.relaxation import SolveParams
 from tests.conftest import INSTANCES
 from tests.helpers import H
 
-PARAMS = SolveParams(workers=1, deterministic_time=5.0, plan_time=2.0)
+PARAMS = SolveParams(workers=1, deterministic_time=5.0, plan_time=2.0, shares_bound_time=1.0)
 RED = {H("A1"): ["red"]}
 
 

@@ -47,9 +47,11 @@ class SolveParams:
     # shares. 10 units give fewer shares on 11 of 12 setups (2 fewer at the median) but take about 7 s
     # each, most of a whole answer's time (results/shares-probe.csv; the goal is a median under 10 s).
     shares_time: float = 0.0
-    # The relaxation's fewest-shares bound (solver/solo/proofs/shares.py), asked by default at the proved minimum
-    # round count while the plan holds more shares than the position: CP-SAT units, small and deterministic.
-    shares_bound_time: float = 1.0
+    # The relaxation's fewest-shares bound (solver/solo/proofs/shares.py) at the proved minimum round count while
+    # the plan holds more shares than the position: CP-SAT units. 0 by default: with 1 unit it cost 1.8-2 s CPU an
+    # answer and proved nothing above the start's shares on Easter Island seeds 1-3 (unknown on 14 of 15 setups,
+    # results/shares-bounds.csv); the deep mode (`--prove`) and --shares-cp-time > 0 still ask it.
+    shares_bound_time: float = 0.0
     # The deep mode (`--prove`): every proof engine (solver/solo/proofs) runs to the end, each call with its
     # own deterministic budget `prove_time` (the relaxation: CP-SAT units per model) instead of the default's.
     prove: bool = False

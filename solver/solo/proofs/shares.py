@@ -54,7 +54,7 @@ class RelaxationShares:
     shares issued, without its stop-level network layer (fewer constraints: still a relaxation). OPTIMAL or
     the model's proven objective bound count, nothing else.
 
-    Budget: `params.shares_bound_time` CP-SAT units (small and deterministic, asked by default); the old
+    Budget: `params.shares_bound_time` CP-SAT units (0 by default: not asked in the default mode); the old
     `--shares-cp-time` budget (`shares_time` > 0) and the Zoo give it the --cp-time units as before; the deep mode
     (`--prove`) up to `prove_time`, at most `deep_cap` units."""
 
