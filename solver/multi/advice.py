@@ -69,6 +69,7 @@ def next_turn(state):
     nxt.final_turn = False
     nxt.shipments_done = 0
     nxt.locomotive_raised = False
+    nxt.ruleset.start_next_round(nxt)
     nxt.locomotive = nxt.ruleset.link_capacity(nxt)
     return nxt
 
@@ -202,14 +203,17 @@ def _link_options(state, limit: int) -> list:
 
 
 def _disc_options(state, limit: int) -> list:
-    """Synapses: one disc on each free neuron (not numbered, not the player's, no other disc on it)."""
+    """Synapses: one disc on each neuron the placement rules allow now (not numbered, not the player's, the
+    discs of this round counted); with the Engineer also on a neuron that holds other players' discs (the
+    shared placement, at most one a round: `apply_discs` refuses a second)."""
     rs, inst = state.ruleset, state.instance
-    taken = {n for p in state.players.values() for n in p.extra.get("discs", [])}
     out = []
     for n in sorted(inst.board.nodes):
-        if n in inst.board.cities or n in state.new_cities or n in taken:
+        if rs.placement_problem(state, state.active, n) is not None:
             continue
-        out.append(Option(rs.placement_cost(inst, n), (n,), (n,), f"disc on {n} (${rs.placement_cost(inst, n)})"))
+        shared = " shared" if rs.discs_on(state, n) else ""
+        out.append(Option(rs.placement_cost(inst, n), (n,), (n,),
+                          f"disc on {n}{shared} (${rs.placement_cost(inst, n)})"))
     return out
 
 

@@ -21,7 +21,9 @@ from solver.multi.turn import best_key, replay_turn
 
 BUILD_PHASES = ("build", "before-actions")
 SEARCHED = ("searched: no build and every set of new complete links within the tile limit and the cash, each "
-            "judged by the track rules, then every legal two-step shipping after it; not searched: the "
+            "judged by the track rules (Synapses: discs on every neuron the placement rules allow, the "
+            "discs placed this round counted, with the Engineer one shared disc on a neuron holding other "
+            "players' discs), then every legal two-step shipping after it; not searched: the "
             "auction and share issues (the state's cash is what is built with), the action (none assumed "
             "unless named), extending incomplete track, complex tiles, urbanization, other players' moves")
 

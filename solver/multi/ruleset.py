@@ -225,6 +225,9 @@ class MultiplayerRuleset(Ruleset):
         """How much may be built next turn: the tile limit (the Engineer's 4 is not assumed)."""
         return state.scenario.tile_limit, "tile"
 
+    def start_next_round(self, state) -> None:
+        """Reset what counts per round (Synapses: the discs placed this round)."""
+
     def apply_build(self, state, paths, lung_disc: bool = False):
         """A copy of `state` with `paths` (stop, new track hexes, stop) as the active player's new complete
         links, judged by this map's track rules (raises InputError naming the rule)."""

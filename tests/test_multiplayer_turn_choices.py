@@ -1,0 +1,107 @@
+"""Issue 41: every choice the sheet gives is searched by `turn`, checked by a brute force written apart from
+the solver (every set of discs or every path of tiles, each judged by the ruleset, then the exhaustive
+shipping of tests/test_multiplayer_exhaustive.py)."""
+from __future__ import annotations
+
+import itertools
+import json
+
+from solver.board.errors import InputError
+from solver.games import load_instance
+from solver.multi.phases import search_build_turn
+from solver.multi.state import load_state
+from tests.conftest import INSTANCES
+from tests.test_multiplayer_exhaustive import _best
+
+SYN = INSTANCES / "synapses.toml"
+
+SYN_STATE = """
+[game]
+map = "Synapses"
+players = 3
+active = "Purple"
+round = {round}
+phase = "build"
+action = "{action}"
+
+[goods]
+"Blue 3" = ["red"]
+"Yellow 1" = ["red"]
+
+[players.Purple]
+locomotive = 2
+cash = {cash}
+income = 0
+shares = 2
+discs = {discs}
+discs_this_round = {this_round}
+
+[players.Green]
+locomotive = 2
+discs = ["D"]
+
+[players.Grey]
+"""
+
+
+def syn_state(tmp_path, action="engineer", cash=6, discs="[]", this_round="[]", rnd=2):
+    path = tmp_path / "syn.toml"
+    path.write_text(SYN_STATE.format(action=action, cash=cash, discs=discs, this_round=this_round, round=rnd))
+    return path
+
+
+def brute_force_discs(state) -> tuple[int, int]:
+    """Every ordered choice of up to 2 neurons (all of them, whatever their discs), placed one by one through
+    the ruleset's placement rules (`apply_discs`), paid from cash, then the exhaustive two-step shipping."""
+    rs, inst = state.ruleset, state.instance
+    best = None
+    neurons = sorted(inst.board.nodes)
+    for k in range(0, rs.rule(inst, "discs_per_round") + 1):
+        for combo in itertools.permutations(neurons, k):
+            cost = sum(rs.placement_cost(inst, n) for n in combo)
+            if cost > state.me.cash:
+                continue
+            try:
+                hyp = rs.apply_discs(state, list(combo))
+            except InputError:
+                continue
+            hyp.me.cash -= cost
+            hyp.cash = hyp.me.cash
+            hyp.turn_phase, hyp.shipments_done = "shipping", 0
+            key = _best(hyp)
+            best = key if best is None or key > best else best
+    return best
+
+
+def test_synapses_engineer_shared_disc_is_searched(run_cli, tmp_path):
+    """The Engineer may put a disc on a neuron holding another player's disc: sharing Green's D ($3) gives
+    Purple the Blue 3 - Red 5 link; before issue 41 the search left it out and built nothing."""
+    path = syn_state(tmp_path)
+    res = run_cli("turn", SYN, "--state", path, "--json", "--no-advice")
+    assert res.code == 0, res.err
+    data = json.loads(res.out)
+    assert data["build"]["discs"] == ["D"]
+    assert (data["best"]["income_after_turn"], data["best"]["cash_after_turn"]) == (1, 0)
+    state = load_state(load_instance(SYN), path)
+    assert search_build_turn(state).key == brute_force_discs(state)
+
+
+def test_synapses_shared_disc_only_with_the_engineer(tmp_path):
+    """Without the Engineer a neuron with another player's disc is not open to Purple."""
+    state = load_state(load_instance(SYN), syn_state(tmp_path, action="production"))
+    answer = search_build_turn(state)
+    assert "D" not in answer.pieces
+    assert answer.key == brute_force_discs(state)
+
+
+def test_synapses_discs_placed_this_round_count_toward_two(tmp_path):
+    """"only 2 discs can be placed in one round": with 2 placed this round no disc is left; with one, one."""
+    inst = load_instance(SYN)
+    full = load_state(inst, syn_state(tmp_path, cash=20, discs='["E", "F"]', this_round='["E", "F"]'))
+    answer = search_build_turn(full)
+    assert answer.pieces == [] and answer.limit == 0
+    assert answer.key == brute_force_discs(full)
+    one = load_state(inst, syn_state(tmp_path, cash=20, discs='["E"]', this_round='["E"]'))
+    answer = search_build_turn(one)
+    assert len(answer.pieces) <= 1 and answer.limit == 1
+    assert answer.key == brute_force_discs(one)
