@@ -105,3 +105,59 @@ def test_synapses_discs_placed_this_round_count_toward_two(tmp_path):
     answer = search_build_turn(one)
     assert len(answer.pieces) <= 1 and answer.limit == 1
     assert answer.key == brute_force_discs(one)
+
+
+KC = INSTANCES / "kansas-city.toml"
+
+KC_ROUND_ONE = """
+[game]
+map = "Kansas City Interurban"
+players = 3
+active = "Joseph"
+round = {round}
+phase = "{phase}"
+final_turn = false
+
+[goods]
+"Kansas City KS" = ["blue"]
+"Kansas City MO" = ["red"]
+"Lawrence" = ["red"]
+"Independence" = ["red"]
+
+[players.Joseph]
+cash = 20
+shares = 2
+income = 0
+locomotive = 1
+links = {links}
+
+[players.Rosa]
+
+[players.Tom]
+"""
+
+
+def kc_state(tmp_path, rnd=1, phase="build", links="[]"):
+    path = tmp_path / "kc.toml"
+    path.write_text(KC_ROUND_ONE.format(round=rnd, phase=phase, links=links))
+    return path
+
+
+def test_kansas_city_first_build_uses_one_starting_hex(run_cli, tmp_path):
+    """"Railroads must begin at one of the 8 starting hexes ... In later turns the remaining starting hexes may
+    be built on": before issue 41 the best round-1 build here used E5 and F5 (two starting hexes)."""
+    inst = load_instance(KC)
+    starts = {str(h) for h in inst.ruleset.starting_hexes(inst)}
+    res = run_cli("turn", KC, "--state", kc_state(tmp_path), "--json", "--no-advice")
+    assert res.code == 0, res.err
+    tiles = json.loads(res.out)["build"]["tiles"]
+    assert tiles and len(starts & set(tiles)) == 1
+
+
+def test_kansas_city_round_one_state_with_two_starting_hexes_is_refused(run_cli, tmp_path):
+    """The state loader (the referee) refuses round-1 track on two starting hexes, and allows it later."""
+    two = '["Kansas City KS-E5-Harrisonville", "Kansas City MO-F5-Harrisonville"]'
+    res = run_cli("turn", KC, "--state", kc_state(tmp_path, phase="shipping", links=two))
+    assert res.code == 2 and "starting hexes" in res.err and "Traceback" not in res.err
+    res = run_cli("turn", KC, "--state", kc_state(tmp_path, rnd=2, phase="shipping", links=two), "--no-advice")
+    assert res.code == 0, res.err

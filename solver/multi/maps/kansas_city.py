@@ -113,6 +113,24 @@ class KansasCity(MultiplayerRuleset):
                 if not nx.has_path(g, path[0], a):
                     fail(f"{name}'s track must be contiguous back to Kansas City; "
                          f"{state.board.label(path[0])} is not joined to it", f"players.{name}.links[{i}]")
+        self._check_first_turn_start(state, fail)
+
+    def _check_first_turn_start(self, state, fail) -> None:
+        """"Railroads must begin at one of the 8 starting hexes adjacent to the two Kansas City hexes ... using
+        a simple track tile. In later turns the remaining starting hexes may be built on without restriction."
+        In round 1 (every player's first build) a player's track holds at most one starting hex. The tile there
+        is simple: one track per hex is all the state and the build search allow (complex tiles are not
+        modelled, a hex in two links is refused)."""
+        if state.round != 1:
+            return
+        starts = self.starting_hexes(state.instance)
+        for name, p in state.players.items():
+            used = sorted({h for path, complete in p.links for h in (path[1:-1] if complete else path[1:])
+                           if h in starts}, key=str)
+            if len(used) > 1:
+                fail(f"in round 1 a railroad begins at ONE of the 8 starting hexes with a simple track tile (the "
+                     f"sheet: 'In later turns the remaining starting hexes may be built on'); {name}'s track "
+                     f"uses {len(used)}: {', '.join(map(str, used))}", f"players.{name}.links")
 
     def round_one_goods_limit(self, state, name, setup, before_actions) -> int:
         # Production's cubes come in goods growth: "If the Production action was selected this turn, a total of
@@ -315,7 +333,7 @@ class KansasCity(MultiplayerRuleset):
         return super().build_search_space(instance, state).replace(
             " and other players' complete links", "") + (
             "; the network joins Kansas City (contiguity) and never joins the two Kansas City hexes with track; "
-            "not searched: the first tile being a simple tile on a starting hex")
+            "not searched: the round-1 limit of one starting hex per player")
 
     def build_terminals(self, instance, stops, state=None):
         a, _ = self.kc(instance)
