@@ -161,3 +161,47 @@ def test_kansas_city_round_one_state_with_two_starting_hexes_is_refused(run_cli,
     assert res.code == 2 and "starting hexes" in res.err and "Traceback" not in res.err
     res = run_cli("turn", KC, "--state", kc_state(tmp_path, rnd=2, phase="shipping", links=two), "--no-advice")
     assert res.code == 0, res.err
+
+
+KC_SAMPLE = INSTANCES / "states" / "kansas-city.toml"
+
+
+def kc_sample(tmp_path, **changes):
+    text = KC_SAMPLE.read_text()
+    for old, new in changes.values():
+        assert old in text
+        text = text.replace(old, new)
+    path = tmp_path / "kc-sample.toml"
+    path.write_text(text)
+    return path
+
+
+def test_look_ahead_applies_end_of_an_era_when_next_turn_is_the_last(run_cli, tmp_path):
+    """Round 9 of 10 (3 players): next turn is the final turn, so Boom or Bust's marker does not forbid the
+    2-link delivery then. Before issue 41 `next_turn` always said "not final": the plan of this turn alone
+    was valued at income 11 after next turn instead of 14."""
+    path = kc_sample(tmp_path, rnd=("round = 4", "round = 9"))
+    res = run_cli("turn", KC, "--state", path, "--horizon", "2", "--no-advice", "--json")
+    assert res.code == 0, res.err
+    ahead = json.loads(res.out)["look_ahead"]
+    assert ahead["this_turn_best_after_next_turn"] == [14, 29]
+    assert (ahead["income_after_next_turn"], ahead["cash_after_next_turn"]) == (15, 18)
+
+
+def test_last_round_follows_the_player_count(tmp_path):
+    """rounds_by_players (assumed: the base game's 3p 10, 4p 8, 5p 7, 6p 6): with 4 players round 7's next
+    turn is the final one; with 3 players it is not."""
+    from solver.multi.advice import next_turn
+    inst = load_instance(KC)
+    three = load_state(inst, kc_sample(tmp_path, rnd=("round = 4", "round = 7")))
+    assert not next_turn(three).final_turn
+    four = load_state(inst, kc_sample(tmp_path, rnd=("round = 4", "round = 7"), n=("players = 3", "players = 4"),
+                                      p=("[players.Tom]", "[players.Tom]\n[players.Ann]")))
+    assert next_turn(four).final_turn
+
+
+def test_a_round_after_the_last_for_the_player_count_is_refused(run_cli, tmp_path):
+    path = kc_sample(tmp_path, rnd=("round = 4", "round = 9"), n=("players = 3", "players = 4"),
+                     p=("[players.Tom]", "[players.Tom]\n[players.Ann]"))
+    res = run_cli("turn", KC, "--state", path)
+    assert res.code == 2 and "last round 8" in res.err

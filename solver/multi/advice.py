@@ -61,12 +61,19 @@ class Option:
     towns: tuple = ()      # (town, cost) of the town tiles it needs: one tile per town however many links
 
 
+def is_last_turn(state) -> bool:
+    """No turn follows this one: the state says it is the final turn, or its round is the last for its player
+    count (`last_round`: map_rules.rounds_by_players, an assumption with its reason)."""
+    return state.final_turn or state.round >= state.ruleset.last_round(state.instance, state.player_count)
+
+
 def next_turn(state):
-    """The position at the start of next turn's shipping."""
+    """The position at the start of next turn's shipping; it is the final turn (End of an Era in Kansas City)
+    when its round is the last for the player count."""
     nxt = state.clone()
     nxt.round = state.round + 1
     nxt.action = None
-    nxt.final_turn = False
+    nxt.final_turn = nxt.round >= state.ruleset.last_round(state.instance, state.player_count)
     nxt.shipments_done = 0
     nxt.locomotive_raised = False
     nxt.ruleset.start_next_round(nxt)
@@ -86,7 +93,7 @@ def best_delivery(state) -> tuple[int, object]:
 def advise(state, max_builds: int = 20000) -> Advice:
     """The cheapest build (within the tile limit and cash) for a better delivery next turn."""
     rs, inst = state.ruleset, state.instance
-    if state.final_turn or state.round >= inst.scenario.rounds:
+    if is_last_turn(state):
         return Advice("last-turn", notes=["this is the final turn: there is no next turn to build for"])
     nxt = next_turn(state)
     baseline, _ = best_delivery(nxt)

@@ -14,7 +14,7 @@ NOT_READ = {
     "deliveries": ("grid", "impassable[", "scenario.new_cities", "scenario.track_cost", "scenario.tile_limit",
                    "scenario.engineer_tile_limit", "map_rules.start_hex_cost", "map_rules.starting_hexes",
                    "map_rules.lung_disc_cost", "difficulty."),
-    "build": ("scenario.new_cities", "scenario.rounds", "difficulty."),
+    "build": ("scenario.new_cities", "scenario.rounds", "map_rules.rounds_by_players", "difficulty."),
 }
 
 

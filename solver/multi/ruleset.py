@@ -41,6 +41,14 @@ class MultiplayerRuleset(Ruleset):
         except KeyError:
             raise InputError(f"missing the value '{key}'", f"{instance.path}, key 'map_rules.{key}'") from None
 
+    def last_round(self, instance, players: int) -> int:
+        """The last round for `players` players: map_rules.rounds_by_players (its provenance says where it
+        comes from) where given, else scenario.rounds."""
+        table = instance.map_rules.get("rounds_by_players")
+        if isinstance(table, dict) and str(players) in table:
+            return int(table[str(players)])
+        return instance.scenario.rounds
+
     def player_range(self, instance) -> tuple[int, int]:
         low, high = self.rule(instance, "player_count")
         return int(low), int(high)

@@ -208,14 +208,16 @@ def load_state(instance: Instance, path: str | pathlib.Path) -> MultiState:
     if not low <= count <= high:
         r.fail(f"{instance.board.name} is played by {low} to {high} players, not {count}", "game.players")
     rnd = r.whole(game, "round", "game.round", default=1, minimum=1)
-    if rnd > instance.scenario.rounds:
-        r.fail(f"round {rnd} is after the last round {instance.scenario.rounds}", "game.round")
-    rounds_assumed = any(p.key == "scenario.rounds" and p.source == "assumed" for p in instance.provenance)
+    last = rs.last_round(instance, count)
+    if rnd > last:
+        r.fail(f"round {rnd} is after the last round {last} of a {count}-player game", "game.round")
+    rounds_assumed = any(p.key in ("scenario.rounds", "map_rules.rounds_by_players") and p.source == "assumed"
+                         for p in instance.provenance)
     if "final_turn" not in game and rs.final_turn_matters and rounds_assumed:
         r.fail(f"say whether this is the final turn (final_turn = true or false): {instance.board.name} changes "
-               f"the rules of the final turn and its round count ({instance.scenario.rounds}) is assumed",
+               f"the rules of the final turn and its round count ({last} with {count} players) is assumed",
                "game.final_turn")
-    final = game.get("final_turn", rnd == instance.scenario.rounds)
+    final = game.get("final_turn", rnd == last)
     if not isinstance(final, bool):
         r.fail(f"expected true or false, got {final!r}", "game.final_turn")
     from solver.multi.checks import FIRST_STEPS, PHASES, check_reachable
