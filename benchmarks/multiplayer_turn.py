@@ -5,7 +5,8 @@
 Per sample state, in the same run (best of --repeat, process-local, no cache):
 * baseline: `shipments` (every legal single delivery, what `deliveries` lists);
 * turn: `search_turn` (every legal two-step sequence, each replayed by the rules);
-* advice: `advise` (every build within the tile limit and cash, cheapest first, judged by the rules).
+* advice: `advise` (every build within the tile limit and cash, judged by the rules, each with next turn's
+  best two-step shipping: a one-turn look-ahead).
 The ratio column is turn / baseline. Deterministic: no randomness, no time limit.
 """
 from __future__ import annotations
@@ -34,7 +35,7 @@ def best_of(repeat: int, fn):
 def main() -> None:
     from solver.games import load_instance
     from solver.multi.state import load_state
-    from solver.multi.advice import advise
+    from solver.multi.phases import advise
     from solver.multi.turn import search_turn
     from solver.engine.shipping import shipments
 

@@ -205,3 +205,59 @@ def test_a_round_after_the_last_for_the_player_count_is_refused(run_cli, tmp_pat
                      p=("[players.Tom]", "[players.Tom]\n[players.Ann]"))
     res = run_cli("turn", KC, "--state", path)
     assert res.code == 2 and "last round 8" in res.err
+
+
+def _every_build_then_best(nxt):
+    """Every candidate build (no dedupe, no early stop) applied by the rules and paid, then the exhaustive
+    two-step shipping of the independent search: {combo texts: (income, cash)}."""
+    from solver.multi import advice as adv
+    rs = nxt.ruleset
+    limit, _ = rs.advice_limit(nxt)
+    options = adv._disc_options(nxt, limit) if nxt.board.nodes else adv._link_options(nxt, limit)
+    out = {}
+    for cost, combo in [(0, ())] + adv._combinations(options, limit, nxt.me.cash):
+        try:
+            hyp = adv._apply(nxt, combo) if combo else nxt.clone()
+        except InputError:
+            continue
+        hyp.me.cash -= cost
+        hyp.cash = hyp.me.cash
+        hyp.turn_phase, hyp.shipments_done = "shipping", 0
+        out[tuple(o.text for o in combo)] = _best(hyp)
+    return out
+
+
+def test_kc_advice_weighs_next_turns_power_plant(tmp_path):
+    """Issue 41: without the Express Joseph's old advice was "$4 E5, income +3 (best now +0)", counting single
+    deliveries only: next turn a power plant and a delivery without building end at income 13 (not "+0"), E5
+    at 14, Olathe - C5 - D5 - Kansas City KS at 16. The advice now compares every build (and none) by next
+    turn's best shipping; the independent search over every build agrees."""
+    from solver.multi.advice import next_turn
+    from solver.multi.phases import advise
+    from solver.multi.turn import search_turn
+    path = kc_sample(tmp_path, act=('action = "interurban-express"\n', ""))
+    state = load_state(load_instance(KC), path)
+    after = search_turn(state).best.state
+    tip = advise(after)
+    truth = _every_build_then_best(next_turn(after))
+    assert (tip.baseline, tip.baseline_cash) == truth[()] == (13, 19)
+    assert (tip.income, tip.income_cash) == max(truth.values())
+    e5 = [k for k in truth if k in (("Kansas City KS (D4) - E5 - Harrisonville (E6)",),
+                                     ("Kansas City MO (E4) - E5 - Harrisonville (E6)",))]
+    assert len(e5) == 2 and all(truth[k] < (tip.income, tip.income_cash) for k in e5)
+    assert "E5" not in tip.pieces and tip.income == 16
+
+
+def test_advice_after_each_sample_turn_is_the_best_build_for_next_turn():
+    """On every sample the advice's (income, cash) after next turn is the best of every candidate build
+    (and no build), each judged by the rules and the independent exhaustive shipping."""
+    from solver.multi.advice import next_turn
+    from solver.multi.phases import advise
+    from solver.multi.turn import search_turn
+    for name in ["portugal", "human-body", "kansas-city"]:   # Finland and Synapses: 10-20 s each, left out
+        inst = load_instance(INSTANCES / f"{name}.toml")
+        after = search_turn(load_state(inst, INSTANCES / "states" / f"{name}.toml")).best.state
+        tip = advise(after)
+        truth = _every_build_then_best(next_turn(after))
+        assert (tip.income, tip.income_cash) == max(truth.values()), name
+        assert (tip.baseline, tip.baseline_cash) == truth[()], name

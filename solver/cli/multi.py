@@ -302,7 +302,7 @@ def turn(
 ) -> None:
     """The best shipping phase (two steps, in order) proven by exhaustive search, then build advice."""
     from solver.multi.state import load_state
-    from solver.multi.advice import advise
+    from solver.multi.phases import advise
     from solver.multi.turn import IllegalTurn, difference, replay_turn, search_turn
     inst = load_instance(board)
     _ruleset(inst)
@@ -473,16 +473,21 @@ def _print_steps(result) -> None:
 
 
 def _print_advice(tip) -> None:
-    typer.echo("Build advice for next turn:")
-    if tip.status != "proven":
+    typer.echo("Build advice for next turn" + (" (the final turn)" if tip.next_final_turn else "") + ":")
+    if tip.status not in ("proven", "none"):
         for note in tip.notes:
             typer.echo(f"  {note}")
         return
-    typer.echo(f"  cheapest build for a better delivery: ${tip.cost} (proven minimum), "
-               f"{plural(len(tip.pieces), tip.unit)}: {', '.join(tip.pieces) or '-'}")
-    for link in tip.links:
-        typer.echo(f"    new: {link}")
-    typer.echo(f"  makes possible: {tip.delivery}, income +{tip.income} (best now +{tip.baseline})")
+    if tip.status == "proven":
+        typer.echo(f"  build for ${tip.cost}, {plural(len(tip.pieces), tip.unit)}: {', '.join(tip.pieces) or '-'}")
+        for link in tip.links:
+            typer.echo(f"    new: {link}")
+        typer.echo(f"  then ship: {tip.delivery or 'pass'}")
+        typer.echo(f"  after next turn: income {tip.income}, cash ${tip.income_cash} "
+                   f"(without building: income {tip.baseline}, cash ${tip.baseline_cash})")
+    else:
+        typer.echo(f"  build nothing; then ship: {tip.delivery or 'pass'}")
+        typer.echo(f"  after next turn: income {tip.baseline}, cash ${tip.baseline_cash}")
     for note in tip.notes:
         typer.echo(f"  proof: {note}")
 
