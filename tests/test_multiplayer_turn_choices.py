@@ -261,3 +261,53 @@ def test_advice_after_each_sample_turn_is_the_best_build_for_next_turn():
         truth = _every_build_then_best(next_turn(after))
         assert (tip.income, tip.income_cash) == max(truth.values()), name
         assert (tip.baseline, tip.baseline_cash) == truth[()], name
+
+
+# -- impossible states (issue 41): one message naming the rule, exit 2 --------------------------------------
+
+FIN = INSTANCES / "finland.toml"
+FIN_SAMPLE = INSTANCES / "states" / "finland.toml"
+
+
+def _write(tmp_path, src, **changes):
+    text = src.read_text()
+    for old, new in changes.values():
+        assert old in text, old
+        text = text.replace(old, new)
+    path = tmp_path / "bad.toml"
+    path.write_text(text)
+    return path
+
+
+def _refused(run_cli, board, path, words):
+    res = run_cli("turn", board, "--state", path)
+    assert res.code == 2 and words in res.err and "Traceback" not in res.err, res.err
+    assert res.out == ""
+
+
+def test_kc_longest_delivery_beyond_its_power_plants_is_refused(run_cli, tmp_path):
+    """2 links a power plant, Express's extra link moves the marker 1 less: 1 plant never makes a 6."""
+    path = _write(tmp_path, KC_SAMPLE, pp=("power_plants = 2", "power_plants = 1"),
+                  longest=("longest_delivery = 2", "longest_delivery = 6"))
+    _refused(run_cli, KC, path, "longest delivery 6 needs 3 power plants")
+
+
+def test_finland_sweden_open_below_the_four_links_box_is_refused(run_cli, tmp_path):
+    """Sweden opens when the first locomotive reaches the '4 links' box; locomotives never go down."""
+    path = _write(tmp_path, FIN_SAMPLE, loco=("locomotive = 4", "locomotive = 3"))
+    _refused(run_cli, FIN, path, "every locomotive here is below 4")
+
+
+def test_finland_closed_sweden_needs_its_box_cubes(run_cli, tmp_path):
+    """A closed Sweden keeps the box's 5 cubes: without them a raise to 4 would open an empty Sweden."""
+    path = _write(tmp_path, FIN_SAMPLE, loco=("locomotive = 4", "locomotive = 3"),
+                  open=("sweden_open = true\nfour_links_box = []", "sweden_open = false"),
+                  goods=('"Sweden" = ["red", "blue", "yellow", "purple", "black"]\n', ""))
+    _refused(run_cli, FIN, path, "markers.four_links_box")
+
+
+def test_a_link_looping_back_into_its_own_stop_is_refused(run_cli, tmp_path):
+    """A link is the track between two stops (base rules), never from a stop back to itself."""
+    path = _write(tmp_path, FIN_SAMPLE, link=('"Lahti-F3-Vantaa"', '"Lahti-F3-F4-Lahti"'))
+    res = run_cli("turn", FIN, "--state", path)
+    assert res.code == 2 and "loops back into its own stop" in res.err, res.err

@@ -365,6 +365,9 @@ def parse_link(state: MultiState, names: dict, text: str, r: _StateReader, key: 
     if not state.is_stop(path[0]):
         r.fail(f"a link starts at a stop, zone or organ; {parts[0]} is {describe_place(inst, path[0])}", key)
     complete = state.is_stop(path[-1]) and len(path) > 1
+    if complete and path[0] == path[-1]:
+        r.fail(f"a link is the track between two stops (base rules); {text!r} loops back into its own stop "
+               f"{parts[0]}", key)
     middle = path[1:-1] if complete else path[1:]
     if not middle and not any(h in inst.board.towns for h in path):
         r.fail(f"a link needs at least one track hex between its stops ({text!r})", key)
@@ -376,6 +379,10 @@ def parse_link(state: MultiState, names: dict, text: str, r: _StateReader, key: 
             r.fail(f"track is never built on a stop, zone or organ ({board.label(h)})", key)
         if not board.buildable(h):
             r.fail(f"{h} is {board.terrain.get(h, 'off-map')}; track cannot be built there", key)
+    twice = sorted({parts[i] for i, h in enumerate(path) if path.count(h) > 1})
+    if twice:
+        r.fail(f"a link runs along a chain of hexes and never enters a hex twice; {text!r} enters "
+               f"{', '.join(twice)} twice", key)
     for a, b in zip(path, path[1:]):
         if not _touches(state, a, b):
             r.fail(f"{board.label(a)} and {board.label(b)} are not neighbours", key)

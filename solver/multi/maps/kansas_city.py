@@ -140,7 +140,16 @@ class KansasCity(MultiplayerRuleset):
 
     def check_reachable(self, state, fail, before_actions) -> None:
         # "Players may skip one delivery per turn to build a Power Plant": at most one a turn.
+        per = self.rule(state.instance, "links_per_power_plant")
         for name, p in state.players.items():
+            # "Each Power Plant provides electricity for up to 2 links"; with Interurban Express one link more
+            # but the marker "1 less space": the Delivery marker never passes 2 per power plant (power plants
+            # are never lost, so the count now bounds every delivery so far).
+            pp, longest = p.extra.get("power_plants", 0), p.extra.get("longest_delivery", 0)
+            if longest > per * pp:
+                fail(f"{name}'s longest delivery {longest} needs {-(-longest // per)} power plants "
+                     f"({per} links each; Interurban Express's extra link moves the marker 1 less), but "
+                     f"{name} has {pp}", f"players.{name}.longest_delivery")
             # built in shipping only: this turn's counts once the active player's first step built one
             # (another player may have shipped already this turn)
             done = state.turn_phase == "shipping-second" and state.first_step == "power-plant"
