@@ -135,7 +135,7 @@ def _link_options(state, limit: int) -> list:
             return
         middle = tuple(path[1:-1])
         paid = tuple((h, g.nodes[h].get("cost", 0)) for h in (path[0], path[-1])
-                     if h in towns and g.nodes[h].get("cost", 0) > 0)
+                     if h in towns and (g.nodes[h].get("cost", 0) > 0 or rs.tile_counted_at(state, h)))
         cost = sum(g.nodes[h].get("cost", 0) for h in middle) + weight
         text = " - ".join(label(h) if is_stop(h) else str(h) for h in path)
         out[key] = Option(cost, middle, (tuple(path),), text, paid)
@@ -150,7 +150,8 @@ def _link_options(state, limit: int) -> list:
                 if len(path) == 1:
                     key = frozenset((cur, n, "lung"))
                     if key not in out:
-                        out[key] = Option(data.get("weight", 0), (), ("lung disc",), "the lung disc")
+                        counted = (("lung disc", 0),) if rs.lung_disc_counts(state) else ()
+                        out[key] = Option(data.get("weight", 0), (), ("lung disc",), "the lung disc", counted)
                 continue
             w = weight + data.get("weight", 0)
             if is_stop(n):

@@ -222,9 +222,14 @@ class KansasCity(MultiplayerRuleset):
         floor = "final turn: no minimum" if state.final_turn else f"Boom or Bust minimum {longest}"
         return f"{links} of {state.locomotive} links ({self.capacity_text(state)}); {floor}"
 
+    def marker_at_turn_end(self, instance) -> bool:
+        """Reading boom-or-bust-marker (solver/multi/readings.py): end-of-turn moves the Delivery marker once,
+        after both deliveries; each-delivery (default) after every delivery."""
+        return instance.map_rules.get("boom_or_bust_marker", "each-delivery") == "end-of-turn"
+
     def new_marker(self, state, move: Ship) -> int:
         links, _ = self.locomotive_need(state, move)
-        longest = state.me.extra.get("longest_delivery", 0)
+        longest = max(state.me.extra.get("longest_delivery", 0), state.me.extra.get("turn_marker", 0))
         # Interurban Express: "advance the delivery marker 1 less space ... than their longest delivery"
         moved = links - (self.rule(state.instance, "express_marker_less") if self.express(state) else 0)
         return max(longest, moved)
@@ -236,14 +241,25 @@ class KansasCity(MultiplayerRuleset):
         out = []
         longest = state.me.extra.get("longest_delivery", 0)
         marker = self.new_marker(state, move)
-        if marker != longest:
-            out.append(f"Delivery marker moves from {longest} to {marker}")
+        if marker != max(longest, state.me.extra.get("turn_marker", 0)):
+            when = " at the end of the turn" if self.marker_at_turn_end(state.instance) else ""
+            out.append(f"Delivery marker moves from {longest} to {marker}{when}")
         if move.teleports:
             out.append(f"interurban transfer: ${self.delivery_cost(state, move)} to the bank, no link, no income")
         return out
 
     def after_shipment(self, state, move: Ship) -> None:
-        state.me.extra["longest_delivery"] = self.new_marker(state, move)
+        if self.marker_at_turn_end(state.instance):
+            state.me.extra["turn_marker"] = self.new_marker(state, move)   # moved in the income phase
+        else:
+            state.me.extra["longest_delivery"] = self.new_marker(state, move)
+
+    def income_phase(self, state) -> dict:
+        # reading end-of-turn: the Delivery marker moves once, by the turn's longest delivery, when the turn ends
+        pending = state.me.extra.pop("turn_marker", None)
+        if pending is not None:
+            state.me.extra["longest_delivery"] = max(state.me.extra.get("longest_delivery", 0), pending)
+        return super().income_phase(state)
 
     def _check_UpgradeLocomotive(self, state, move) -> str | None:
         return "Kansas City Interurban has no Engine track (build a power plant instead)"
