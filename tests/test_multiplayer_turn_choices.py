@@ -311,3 +311,29 @@ def test_a_link_looping_back_into_its_own_stop_is_refused(run_cli, tmp_path):
     path = _write(tmp_path, FIN_SAMPLE, link=('"Lahti-F3-Vantaa"', '"Lahti-F3-F4-Lahti"'))
     res = run_cli("turn", FIN, "--state", path)
     assert res.code == 2 and "loops back into its own stop" in res.err, res.err
+
+
+def test_turn_agrees_with_the_brute_force_on_random_small_states(tmp_path):
+    """A few of benchmarks/multiplayer_brute_force.py's random states per map (the benchmark runs 200): the
+    solver's (income, cash) equals the independent brute force's exactly (Synapses: build phases too)."""
+    import pytest as _pytest
+    from tests.multiplayer_random import MAPS, random_states, truth_and_answer
+    for name in MAPS:
+        inst = load_instance(INSTANCES / f"{name}.toml")
+        for seed, state, _ in random_states(inst, name, 4, 1, tmp_path):
+            answer, truth, *_ = truth_and_answer(state)
+            if answer != truth:
+                _pytest.fail(f"{name} seed {seed}: solver {answer}, brute force {truth}")
+
+
+def test_answers_write_moves_in_words_with_one_transfer_notation(run_cli):
+    """`deliveries` and `turn` both write an interurban transfer as "~"; `--check` and the look-ahead name the
+    move in words, not the engine's "ship E4 red E4-H4-..." notation."""
+    res = run_cli("deliveries", KC, "--state", KC_SAMPLE)
+    assert "Kansas City KS (D4) ~ Kansas City MO (E4)" in res.out
+    res = run_cli("deliveries", KC, "--state", KC_SAMPLE, "--check", "red Kansas City MO>Independence")
+    assert res.out.startswith("LEGAL: deliver red Kansas City MO (E4) > Independence (H4)") or \
+        res.out.startswith("ILLEGAL: deliver red Kansas City MO (E4) > Independence (H4)")
+    res = run_cli("turn", KC, "--state", KC_SAMPLE, "--horizon", "2", "--no-advice")
+    line = next(x for x in res.out.splitlines() if "next turn then:" in x)
+    assert "deliver purple" in line and "ship " not in line and "~" in line
