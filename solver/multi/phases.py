@@ -165,7 +165,9 @@ def advise(state, max_builds: int = 5000):
                   baseline=plan.no_build[0], baseline_cash=plan.no_build[1], income=plan.key[0],
                   income_cash=plan.key[1], delivery=steps, next_final_turn=nxt.final_turn)
     space = (f"every build of at most {plan.limit} {plan.unit}s and ${nxt.me.cash}, each with every legal two-step "
-             f"shipping next turn ({plan.builds_judged} builds judged by the rules)")
+             f"shipping next turn ({plan.builds_judged} builds judged by the rules; not searched: next turn's "
+             "action, share issues, goods growth, other players' moves, extending incomplete track, complex "
+             "tiles, urbanization)")
     if plan.capped:
         return _advice.Advice("unknown", notes=[f"stopped after {max_builds} builds; nothing is proven"], **common)
     if not plan.links:

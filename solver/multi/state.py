@@ -366,8 +366,8 @@ def parse_link(state: MultiState, names: dict, text: str, r: _StateReader, key: 
         r.fail(f"a link starts at a stop, zone or organ; {parts[0]} is {describe_place(inst, path[0])}", key)
     complete = state.is_stop(path[-1]) and len(path) > 1
     if complete and path[0] == path[-1]:
-        r.fail(f"a link is the track between two stops (base rules); {text!r} loops back into its own stop "
-               f"{parts[0]}", key)
+        r.fail(f"track may not loop back into the stop it came from (base rules); {text!r} loops back into its "
+               f"own stop {parts[0]}", key)
     middle = path[1:-1] if complete else path[1:]
     if not middle and not any(h in inst.board.towns for h in path):
         r.fail(f"a link needs at least one track hex between its stops ({text!r})", key)
