@@ -30,11 +30,12 @@ def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--states", type=int, default=200)
     parser.add_argument("--first-seed", type=int, default=1)
+    parser.add_argument("--maps", default=",".join(MAPS))
     parser.add_argument("--out", default=str(ROOT / "results" / "multiplayer-brute-force.csv"))
     args = parser.parse_args()
     rows = []
     with tempfile.TemporaryDirectory() as tmp:
-        for name in MAPS:
+        for name in args.maps.split(","):
             inst = load_instance(ROOT / "instances" / f"{name}.toml")
             agree = disagree = builds = active = 0
             solver_cpu = brute_cpu = 0.0
@@ -45,6 +46,9 @@ def main() -> None:
                 answer, truth, t_solver, t_brute, idle = truth_and_answer(state)
                 solver_cpu += t_solver
                 brute_cpu += t_brute
+                if t_solver + t_brute > 5:
+                    print(f"slow: {name} seed {seed} ({state.turn_phase}): solver {t_solver:.1f} s, brute force "
+                          f"{t_brute:.1f} s CPU", flush=True)
                 active += answer != idle
                 if answer == truth:
                     agree += 1
