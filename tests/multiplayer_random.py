@@ -93,7 +93,11 @@ def random_state_text(instance, name: str, seed: int) -> str:
     return dump(data)
 
 
-def truth_and_answer(state):
+class BruteForceTimeout(Exception):
+    pass
+
+
+def truth_and_answer(state, brute_seconds: float | None = None):
     """(the solver's (income, cash), the independent brute force's, the CPU seconds of each, the (income, cash)
     of doing nothing): `turn`'s shipping search against the exhaustive route walk; in Synapses' build phase
     `search_build_turn` against every disc placement."""
@@ -106,7 +110,19 @@ def truth_and_answer(state):
     t0 = time.process_time()
     answer = search_build_turn(state).key if build else search_turn(state).best.key
     t1 = time.process_time()
-    truth = brute_force_discs(state) if build else _best(state)
+    if brute_seconds:
+        import signal
+
+        def stop(*_):
+            raise BruteForceTimeout()
+        old = signal.signal(signal.SIGALRM, stop)
+        signal.setitimer(signal.ITIMER_REAL, brute_seconds)
+    try:
+        truth = brute_force_discs(state) if build else _best(state)
+    finally:
+        if brute_seconds:
+            signal.setitimer(signal.ITIMER_REAL, 0)
+            signal.signal(signal.SIGALRM, old)
     t2 = time.process_time()
     idle = state.clone()
     acc = state.ruleset.income_phase(idle)
