@@ -163,42 +163,34 @@ def test_turn_answer_names_build_assumptions_only_with_advice(run_cli):
 # -- build advice ------------------------------------------------------------------------------
 
 def test_kc_advice_by_hand():
-    # After the best turn Joseph's marker is at 4 and 2 power plants give 4 links, so every delivery next
-    # turn needs exactly 4 links; none exists on his track (best now +0). A $3 tile on B5 joining Lawrence and
-    # Olathe makes purple Lee's Summit > Independence > KC MO ~ KC KS > Lawrence > Olathe a 4-link delivery.
-    # The only cheaper builds are $2 single-tile links (checked by the rules: none gives a 4-link delivery).
-    from solver.multi.advice import advise
+    # After the best turn Joseph's marker is at 4 and 2 power plants give 4 links (next turn has no Express).
+    # Without building his best next turn ends at income 11; a $6 link Olathe - C5 - D5 - Kansas City KS makes
+    # two 4-link yellow deliveries to Independence possible: income 17 after next turn (issue 41: the advice
+    # compares next turns, not single deliveries against "best now +0").
+    from solver.multi.phases import advise
     inst, state = loaded("kansas-city")
     tip = advise(search_turn(state).best.state)
-    assert tip.status == "proven" and tip.cost == 3 and tip.pieces == ["B5"]
-    assert tip.baseline == 0 and tip.income == 4 and tip.delivery.endswith("Olathe (B6)")
+    assert tip.status == "proven" and tip.cost == 6 and tip.pieces == ["C5", "D5"]
+    assert (tip.baseline, tip.income) == (11, 17) and tip.delivery.count("deliver yellow") == 2
 
 
 def test_advice_build_is_judged_by_the_rules():
-    # The advice's build, added to the position by the map's rules, makes the advised delivery legal there.
-    from solver.multi.advice import _link_options, advise, best_delivery, next_turn
+    # The advice's build, added to the position by the map's rules and paid, then next turn's best shipping
+    # (every legal two-step sequence), ends where the advice says.
+    from solver.multi.advice import _link_options, next_turn
+    from solver.multi.phases import advise
+    from solver.multi.turn import best_key
     inst, state = loaded("finland")
     after = search_turn(state).best.state
     tip = advise(after)
-    assert tip.status == "proven" and tip.income > tip.baseline
+    assert tip.status == "proven" and (tip.income, tip.income_cash) > (tip.baseline, tip.baseline_cash)
     nxt = next_turn(after)
-    [option] = [o for o in _link_options(nxt, 3) if o.text == tip.links[0]]
-    hyp = nxt.ruleset.apply_build(nxt, [option.links[0]])
-    assert best_delivery(hyp)[0] == tip.income
-    # every cheaper build was judged: none of the cheaper single links the rules accept gives more than the
-    # baseline (a build the rules refuse raises InputError naming the rule; any other error fails the test)
-    from solver.board.errors import InputError
-    judged = refused = 0
-    for o in _link_options(nxt, 3):
-        if o.cost + sum(c for _, c in o.towns) < tip.cost:
-            try:
-                h = nxt.ruleset.apply_build(nxt, [o.links[0]])
-            except InputError:
-                refused += 1
-                continue
-            judged += 1
-            assert best_delivery(h)[0] <= tip.baseline
-    assert judged > 0
+    options = {o.text: o for o in _link_options(nxt, 3)}
+    hyp = nxt.ruleset.apply_build(nxt, [options[t].links[0] for t in tip.links])
+    hyp.me.cash -= tip.cost
+    hyp.cash = hyp.me.cash
+    assert best_key(hyp)[0] == (tip.income, tip.income_cash)
+    assert best_key(nxt)[0] == (tip.baseline, tip.baseline_cash)
 
 
 def test_advice_in_the_final_turn_is_none(run_cli, tmp_path):

@@ -109,7 +109,8 @@ def deliveries(
         if json_out:
             typer.echo(dumps(data))
         else:
-            typer.echo(("LEGAL: " if problem is None else "ILLEGAL: ") + str(move)
+            from solver.multi.turn import step_text
+            typer.echo(("LEGAL: " if problem is None else "ILLEGAL: ") + step_text(state, move)
                        + (f"\n  {plural(data['links'], 'link')}, income +{data['income']}; {data['limit']}"
                           if problem is None else f"\n  rule: {problem}"))
         raise typer.Exit(0 if problem is None else 1)
@@ -135,7 +136,9 @@ def deliveries(
         public = f", {row['public_links']} public (no income)" if row["public_links"] else ""
         cost = f", costs ${row['cost']}" if row["cost"] else ""
         best = row["best_turn_after"]
-        typer.echo(f"  {i}. {row['good']} {' > '.join(row['route'])}: {plural(row['links'], 'link')}, income "
+        route = row["route"][0] + "".join((" ~ " if j in row["transfers"] else " > ") + stop
+                                          for j, stop in enumerate(row["route"][1:]))
+        typer.echo(f"  {i}. {row['good']} {route}: {plural(row['links'], 'link')}, income "
                    f"+{row['income']}{public}{others}{cost}; best turn from it: income {best['income']}, "
                    f"${best['cash']}")
         typer.echo(f"     limit: {row['limit']}")
@@ -302,7 +305,7 @@ def turn(
 ) -> None:
     """The best shipping phase (two steps, in order) proven by exhaustive search, then build advice."""
     from solver.multi.state import load_state
-    from solver.multi.advice import advise
+    from solver.multi.phases import advise
     from solver.multi.turn import IllegalTurn, difference, replay_turn, search_turn
     inst = load_instance(board)
     _ruleset(inst)
@@ -423,9 +426,22 @@ def _ahead_json(answer) -> dict:
     return {"searched": LOOK_AHEAD, "next_turn_sequences": answer.next_sequences,
             "income_after_next_turn": best.ahead[0][0], "cash_after_next_turn": best.ahead[0][1],
             "next_turn_moves": [str(m) for m in best.ahead[1]],
+            "next_turn_steps": _next_turn_words(best),
             "differs_from_this_turn_best": answer.myopic_best is not None,
             "this_turn_best": answer.myopic_best.to_json() if answer.myopic_best is not None else None,
             "this_turn_best_after_next_turn": list(answer.myopic_best.ahead[0]) if answer.myopic_best else None}
+
+
+def _next_turn_words(result) -> list[str]:
+    """Next turn's steps of the look-ahead in words, each from the position the one before leaves."""
+    from solver.multi.advice import next_turn
+    from solver.multi.turn import step_text
+    st = next_turn(result.state)
+    out = []
+    for move in result.ahead[1]:
+        out.append(step_text(st, move))
+        st.ruleset.apply(st, move)
+    return out
 
 
 def _print_ahead(answer) -> None:
@@ -434,7 +450,7 @@ def _print_ahead(answer) -> None:
                f"income {best.ahead[0][0]}, ${best.ahead[0][1]} ({answer.next_sequences} next-turn positions "
                "searched)")
     if best.ahead[1]:
-        typer.echo(f"    next turn then: {' ; '.join(str(m) for m in best.ahead[1])}")
+        typer.echo(f"    next turn then: {'; then '.join(_next_turn_words(best))}")
     if answer.myopic_best is not None:
         m = answer.myopic_best
         typer.echo(f"    this turn alone would pick {' ; '.join(s.text for s in m.steps)} (income {m.key[0]}, "
@@ -473,16 +489,21 @@ def _print_steps(result) -> None:
 
 
 def _print_advice(tip) -> None:
-    typer.echo("Build advice for next turn:")
-    if tip.status != "proven":
+    typer.echo("Build advice for next turn" + (" (the final turn)" if tip.next_final_turn else "") + ":")
+    if tip.status not in ("proven", "none"):
         for note in tip.notes:
             typer.echo(f"  {note}")
         return
-    typer.echo(f"  cheapest build for a better delivery: ${tip.cost} (proven minimum), "
-               f"{plural(len(tip.pieces), tip.unit)}: {', '.join(tip.pieces) or '-'}")
-    for link in tip.links:
-        typer.echo(f"    new: {link}")
-    typer.echo(f"  makes possible: {tip.delivery}, income +{tip.income} (best now +{tip.baseline})")
+    if tip.status == "proven":
+        typer.echo(f"  build for ${tip.cost}, {plural(len(tip.pieces), tip.unit)}: {', '.join(tip.pieces) or '-'}")
+        for link in tip.links:
+            typer.echo(f"    new: {link}")
+        typer.echo(f"  then ship: {tip.delivery or 'pass'}")
+        typer.echo(f"  after next turn: income {tip.income}, cash ${tip.income_cash} "
+                   f"(without building: income {tip.baseline}, cash ${tip.baseline_cash})")
+    else:
+        typer.echo(f"  build nothing; then ship: {tip.delivery or 'pass'}")
+        typer.echo(f"  after next turn: income {tip.baseline}, cash ${tip.baseline_cash}")
     for note in tip.notes:
         typer.echo(f"  proof: {note}")
 

@@ -181,27 +181,38 @@ def readings(map_name: Optional[str] = typer.Argument(None, help="Only the readi
         from solver.cli.desert import readings_cmd
         return readings_cmd(json_out)
     from solver.games import RULESETS
+    from solver.multi.readings import MAP_READINGS
     maps = [name for name in RULESETS if name != "base"]
     if map_name is not None and map_name not in maps:
         raise InputError(f"no map {map_name!r} (maps: {', '.join(maps)})", "MAP")
-    chosen = [r for r in READINGS if map_name is None or r.applies_to(map_name)]
-    data = [{"name": r.name, "field": r.field, "maps": list(r.maps), "sheet": r.sheet, "quote": r.quote,
+    multi = {name for name in maps if getattr(RULESETS[name], "multiplayer", False)}
+    # the engine's readings ("*": every solo map) are carried by Rules, which the multiplayer maps never read;
+    # a multiplayer map lists its own (solver/multi/readings.py), valued in its board file's map_rules
+    chosen = [r for r in READINGS if map_name is None or (map_name not in multi and r.applies_to(map_name))]
+    data = [{"name": r.name, "field": r.field, "maps": ["every solo map"] if "*" in r.maps else list(r.maps),
+             "sheet": r.sheet, "quote": r.quote,
              "default": r.default, "why_default": r.why_default,
              "values": [{"name": v.name, "means": v.text} for v in r.values]
              + ([{"name": r.free_form, "means": "a bag given on the command line"}] if r.free_form else [])}
             for r in chosen]
+    data += [{"name": r.name, "field": f"map_rules.{r.key}", "maps": list(r.maps), "sheet": r.sheet,
+              "quote": r.quote, "default": r.default, "why_default": r.why_default,
+              "values": [{"name": v, "means": text} for v, text in r.values]}
+             for r in MAP_READINGS if map_name is None or map_name in r.maps]
     if json_out:
         typer.echo(dumps(data))
         return
     out = []
     for r in data:
-        out += [f"{r['name']} ({', '.join(r['maps'])}" + (f"; Rules.{r['field']})" if verbose else ")"),
+        carrier = f"the board file's {r['field']}" if r["field"].startswith("map_rules.") else f"Rules.{r['field']}"
+        out += [f"{r['name']} ({', '.join(r['maps'])}" + (f"; {carrier})" if verbose else ")"),
                 f"  sheet ({r['sheet']}): \"{r['quote']}\"",
                 f"  default {r['default']}: {r['why_default']}"]
         out += [f"  {v['name']}: {v['means']}" for v in r["values"]]
         out.append("")
     out.append("Give one with --reading NAME=VALUE (repeatable) on easter-island, zoo and check-plan, "
-               "or several sets with `aos-solve batch --readings default,NAME=VALUE,...`.")
+               "or several sets with `aos-solve batch --readings default,NAME=VALUE,...`; a multiplayer "
+               "map's readings are set in its board file's [map_rules].")
     typer.echo("\n".join(out))
 
 

@@ -1,27 +1,18 @@
-"""Build advice: the cheapest track that makes a better delivery possible next turn.
+"""Build advice helpers: the candidate builds of the next turn and the position at its start.
 
-"Better": a delivery next turn earning the player more income than the best
-single delivery the current track allows next turn (the goods as this turn
-leaves them, before goods growth, whose draws are random; the locomotive or
-power plants as after this turn; no action assumed, so no Engineer tile and no
-Interurban Express).
+The advice itself (`solver/multi/phases.py` `advise`) is a one-turn look-ahead: every candidate build, not
+building among them, judged by the income and cash after next turn's best two-step shipping (deliveries, a
+locomotive raise, a Kansas City power plant), so a build is advised only when it beats spending nothing and
+raising the locomotive or buying a power plant instead.
 
-Why a complete search and not a Steiner tree per pair: only complete links
-carry goods, so the cheapest build that enables a delivery is made of new
-complete links (track left over could be removed for less). The search lists
-every new complete link of the map's build graph (the graph `build-cost` gives
-the Steiner solver: the map's tile and town costs, taken hexes out, own and
-others' links already usable), every combination of them within the tile limit
-(3; Synapses: 2 discs) and the cash, cheapest first, and judges each with the
-map's rules (`apply_build`: track rules and contiguity; then the shipment
-search). The first combination that gives a better delivery is the proven
-minimum: every cheaper one was tried and judged. (A Steiner optimum per
-good-and-destination pair does not bound this: the cheapest join of a pair is
-often free over links the player already has, while the better delivery needs
-a dearer, longer route of own links.)
+Candidates: only complete links carry goods, so a useful build is made of new complete links (track left over
+could be removed for less). `_link_options` lists every new complete link of the map's build graph (the graph
+`build-cost` gives the Steiner solver: the map's tile and town costs, taken hexes out, own and others' links
+already usable); `_disc_options` every disc the Synapses placement rules allow; `_combinations` every set of
+them within the tile limit (3; Synapses: 2 discs) and the cash, cheapest first; `_apply` judges each with the
+map's rules (`apply_build`: track rules and contiguity; `apply_discs`).
 
-Not searched (as in `build-cost`): extending the player's incomplete track,
-complex tiles, urbanization, the Engineer's shared placement in Synapses.
+Not searched (as in `build-cost`): extending the player's incomplete track, complex tiles, urbanization.
 """
 from __future__ import annotations
 
@@ -35,13 +26,16 @@ MAX_LINK_TILES = 4   # a link longer than the tile limit cannot be built in one 
 
 @dataclass
 class Advice:
-    status: str                   # proven / none / last-turn
+    status: str                   # proven / none / unknown / last-turn
     cost: int | None = None
     pieces: list = field(default_factory=list)     # tiles (hexes) or discs (neurons)
     links: list = field(default_factory=list)
-    delivery: str = ""
-    income: int = 0
-    baseline: int = 0
+    delivery: str = ""            # next turn's best shipping after the build, in words
+    income: int = 0               # income after next turn's income phase, with the build
+    baseline: int = 0             # ... without building
+    income_cash: int = 0          # cash after next turn, with the build (paid)
+    baseline_cash: int = 0        # ... without building
+    next_final_turn: bool = False
     limit: int = 0
     unit: str = "tile"
     cash: int = 0
@@ -61,14 +55,22 @@ class Option:
     towns: tuple = ()      # (town, cost) of the town tiles it needs: one tile per town however many links
 
 
+def is_last_turn(state) -> bool:
+    """No turn follows this one: the state says it is the final turn, or its round is the last for its player
+    count (`last_round`: map_rules.rounds_by_players, an assumption with its reason)."""
+    return state.final_turn or state.round >= state.ruleset.last_round(state.instance, state.player_count)
+
+
 def next_turn(state):
-    """The position at the start of next turn's shipping."""
+    """The position at the start of next turn's shipping; it is the final turn (End of an Era in Kansas City)
+    when its round is the last for the player count."""
     nxt = state.clone()
     nxt.round = state.round + 1
     nxt.action = None
-    nxt.final_turn = False
+    nxt.final_turn = nxt.round >= state.ruleset.last_round(state.instance, state.player_count)
     nxt.shipments_done = 0
     nxt.locomotive_raised = False
+    nxt.ruleset.start_next_round(nxt)
     nxt.locomotive = nxt.ruleset.link_capacity(nxt)
     return nxt
 
@@ -80,45 +82,6 @@ def best_delivery(state) -> tuple[int, object]:
         if gain > best:
             best, move = gain, m
     return best, move
-
-
-def advise(state, max_builds: int = 20000) -> Advice:
-    """The cheapest build (within the tile limit and cash) for a better delivery next turn."""
-    rs, inst = state.ruleset, state.instance
-    if state.final_turn or state.round >= inst.scenario.rounds:
-        return Advice("last-turn", notes=["this is the final turn: there is no next turn to build for"])
-    nxt = next_turn(state)
-    baseline, _ = best_delivery(nxt)
-    limit, unit = rs.advice_limit(nxt)
-    cash = nxt.me.cash
-    options = _disc_options(nxt, limit) if inst.board.nodes else _link_options(nxt, limit)
-    combos = _combinations(options, limit, cash)
-    judged = 0
-    found = None
-    for cost, combo in combos:
-        if found is not None and cost > found[0]:
-            break
-        judged += 1
-        if judged > max_builds:
-            return Advice("unknown", baseline=baseline, limit=limit, unit=unit, cash=cash, builds_judged=judged - 1,
-                          notes=[f"stopped after {max_builds} builds without a better delivery; nothing is proven"])
-        try:
-            hyp = _apply(nxt, combo)
-        except InputError:
-            continue   # the rules refuse this build (e.g. Kansas City contiguity)
-        gain, move = best_delivery(hyp)
-        if gain > baseline and (found is None or gain > found[2]):
-            found = (cost, combo, gain, move, hyp)
-    if found is None:
-        return Advice("none", baseline=baseline, limit=limit, unit=unit, cash=cash, builds_judged=judged,
-                      notes=[f"no build of at most {limit} {unit}s costing at most ${cash} gives a delivery earning "
-                             f"more than +{baseline} (all {judged} judged by the rules)"])
-    cost, combo, gain, move, hyp = found
-    pieces = sorted({str(p) for o in combo for p in o.pieces} | {str(t) for o in combo for t, _ in o.towns})
-    return Advice("proven", cost, pieces, [o.text for o in combo], _route_text(hyp, move), gain, baseline, limit,
-                  unit, cash, judged,
-                  [f"every cheaper build within {limit} {unit}s and ${cash} was judged and gives no delivery "
-                   f"earning more than +{baseline}"])
 
 
 def _combinations(options: list, limit: int, cash: int) -> list:
@@ -172,7 +135,7 @@ def _link_options(state, limit: int) -> list:
             return
         middle = tuple(path[1:-1])
         paid = tuple((h, g.nodes[h].get("cost", 0)) for h in (path[0], path[-1])
-                     if h in towns and g.nodes[h].get("cost", 0) > 0)
+                     if h in towns and (g.nodes[h].get("cost", 0) > 0 or rs.tile_counted_at(state, h)))
         cost = sum(g.nodes[h].get("cost", 0) for h in middle) + weight
         text = " - ".join(label(h) if is_stop(h) else str(h) for h in path)
         out[key] = Option(cost, middle, (tuple(path),), text, paid)
@@ -187,7 +150,8 @@ def _link_options(state, limit: int) -> list:
                 if len(path) == 1:
                     key = frozenset((cur, n, "lung"))
                     if key not in out:
-                        out[key] = Option(data.get("weight", 0), (), ("lung disc",), "the lung disc")
+                        counted = (("lung disc", 0),) if rs.lung_disc_counts(state) else ()
+                        out[key] = Option(data.get("weight", 0), (), ("lung disc",), "the lung disc", counted)
                 continue
             w = weight + data.get("weight", 0)
             if is_stop(n):
@@ -202,14 +166,17 @@ def _link_options(state, limit: int) -> list:
 
 
 def _disc_options(state, limit: int) -> list:
-    """Synapses: one disc on each free neuron (not numbered, not the player's, no other disc on it)."""
+    """Synapses: one disc on each neuron the placement rules allow now (not numbered, not the player's, the
+    discs of this round counted); with the Engineer also on a neuron that holds other players' discs (the
+    shared placement, at most one a round: `apply_discs` refuses a second)."""
     rs, inst = state.ruleset, state.instance
-    taken = {n for p in state.players.values() for n in p.extra.get("discs", [])}
     out = []
     for n in sorted(inst.board.nodes):
-        if n in inst.board.cities or n in state.new_cities or n in taken:
+        if rs.placement_problem(state, state.active, n) is not None:
             continue
-        out.append(Option(rs.placement_cost(inst, n), (n,), (n,), f"disc on {n} (${rs.placement_cost(inst, n)})"))
+        shared = " shared" if rs.discs_on(state, n) else ""
+        out.append(Option(rs.placement_cost(inst, n), (n,), (n,),
+                          f"disc on {n}{shared} (${rs.placement_cost(inst, n)})"))
     return out
 
 

@@ -21,7 +21,9 @@ from solver.multi.turn import best_key, replay_turn
 
 BUILD_PHASES = ("build", "before-actions")
 SEARCHED = ("searched: no build and every set of new complete links within the tile limit and the cash, each "
-            "judged by the track rules, then every legal two-step shipping after it; not searched: the "
+            "judged by the track rules (Synapses: discs on every neuron the placement rules allow, the "
+            "discs placed this round counted, with the Engineer one shared disc on a neuron holding other "
+            "players' discs), then every legal two-step shipping after it; not searched: the "
             "auction and share issues (the state's cash is what is built with), the action (none assumed "
             "unless named), extending incomplete track, complex tiles, urbanization, other players' moves")
 
@@ -38,6 +40,7 @@ class BuildTurn:
     limit: int = 0
     unit: str = "tile"
     capped: bool = False
+    no_build: tuple = ()         # (income, cash) after the turn without building
 
     @property
     def key(self):
@@ -98,6 +101,7 @@ def search_build_turn(state, runner_ups: int = 3, max_builds: int = 5000) -> Bui
         key, moves = best_key(hyp)
         found.append((key, cost - saved, saved, combo, moves))
     found.sort(key=lambda f: (-f[0][0], -f[0][1], f[1], len(f[3]), [o.text for o in f[3]]))
+    no_build = next(f[0] for f in found if not f[3])
     key, price, saved, combo, moves = found[0]
     # the referee: the build again through the rules, then the shipping replayed from it
     hyp = _advice._apply(state, combo) if combo else state.clone()
@@ -107,7 +111,7 @@ def search_build_turn(state, runner_ups: int = 3, max_builds: int = 5000) -> Bui
     others = [(p, [o.text for o in c] or ["no build"], k) for k, p, _, c, _ in found[1:runner_ups + 1]]
     pieces = sorted({str(p) for o in combo for p in o.pieces} | {str(t) for o in combo for t, _ in o.towns})
     return BuildTurn(price, saved, pieces, [o.text for o in combo],
-                     result, judged, others, limit, unit, capped)
+                     result, judged, others, limit, unit, capped, no_build)
 
 
 def signature(state) -> frozenset:
@@ -141,3 +145,33 @@ def _pay(hyp, price: int, free: int) -> None:
         hyp.me.extra["free_track_used"] = True
     hyp.turn_phase = "shipping"
     hyp.shipments_done = 0
+
+
+def advise(state, max_builds: int = 5000):
+    """Build advice for next turn, a one-turn look-ahead: from the position this turn leaves (after its income
+    phase; goods as it leaves them, before goods growth), next turn's build and then its best two-step shipping
+    (deliveries, a locomotive raise, a Kansas City power plant), every build of the build search above judged
+    by its (income, cash) after next turn's income phase, the build paid from cash. Not building is one of the
+    candidates, so a build is advised only when it ends next turn better than building nothing and, say,
+    raising the locomotive or buying a power plant instead. Next turn is the final one (End of an Era) when its
+    round is the last for the player count. No action is assumed (no Engineer tile, no Interurban Express)."""
+    if _advice.is_last_turn(state):
+        return _advice.Advice("last-turn", notes=["this is the final turn: there is no next turn to build for"])
+    nxt = _advice.next_turn(state)
+    nxt.turn_phase = "build"
+    plan = search_build_turn(nxt, max_builds=max_builds)
+    steps = "; then ".join(s.text for s in plan.result.steps)
+    common = dict(limit=plan.limit, unit=plan.unit, cash=nxt.me.cash, builds_judged=plan.builds_judged,
+                  baseline=plan.no_build[0], baseline_cash=plan.no_build[1], income=plan.key[0],
+                  income_cash=plan.key[1], delivery=steps, next_final_turn=nxt.final_turn)
+    space = (f"every build of at most {plan.limit} {plan.unit}s and ${nxt.me.cash}, each with every legal two-step "
+             f"shipping next turn ({plan.builds_judged} builds judged by the rules; not searched: next turn's "
+             "action, share issues, goods growth, other players' moves, extending incomplete track, complex "
+             "tiles, urbanization)")
+    if plan.capped:
+        return _advice.Advice("unknown", notes=[f"stopped after {max_builds} builds; nothing is proven"], **common)
+    if not plan.links:
+        return _advice.Advice("none", notes=[f"no build ends next turn better than building nothing ({space}): "
+                                             f"next turn {steps or 'pass'}"], **common)
+    return _advice.Advice("proven", plan.build_cost, plan.pieces, plan.links,
+                          notes=[f"best over {space}"], **common)

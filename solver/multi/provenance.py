@@ -14,7 +14,7 @@ NOT_READ = {
     "deliveries": ("grid", "impassable[", "scenario.new_cities", "scenario.track_cost", "scenario.tile_limit",
                    "scenario.engineer_tile_limit", "map_rules.start_hex_cost", "map_rules.starting_hexes",
                    "map_rules.lung_disc_cost", "difficulty."),
-    "build": ("scenario.new_cities", "scenario.rounds", "difficulty."),
+    "build": ("scenario.new_cities", "scenario.rounds", "map_rules.rounds_by_players", "difficulty."),
 }
 
 
@@ -40,9 +40,7 @@ def as_json(assumed: list, readings: list[str] = ()) -> dict:
 
 
 def readings(instance) -> list[str]:
-    """The named readings of the map (a sheet sentence read one of two ways), printed with every answer."""
-    out = []
-    for key in ("zone_reading", "bone_reading"):
-        if key in instance.map_rules:
-            out.append(f"{key.replace('_', '-')}={instance.map_rules[key]} (the board file's map_rules.{key})")
-    return out
+    """The named readings of the map (a sheet sentence read one of two ways, solver/multi/readings.py), printed
+    with every answer."""
+    from solver.multi.readings import stated
+    return stated(instance, instance.ruleset.name)

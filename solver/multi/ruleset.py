@@ -30,6 +30,8 @@ class MultiplayerRuleset(Ruleset):
         for key in self.required_rules:
             if key not in instance.map_rules:
                 fail(f"the {self.name} rules need the value '{key}' (with its provenance)", f"map_rules.{key}")
+        from solver.multi.readings import check as check_readings
+        check_readings(instance, self.name, fail)
         low, high = self.player_range(instance)
         if not 1 <= low <= high:
             fail(f"expected [LOW, HIGH] players, got {[low, high]}", "map_rules.player_count")
@@ -40,6 +42,14 @@ class MultiplayerRuleset(Ruleset):
             return instance.map_rules[key]
         except KeyError:
             raise InputError(f"missing the value '{key}'", f"{instance.path}, key 'map_rules.{key}'") from None
+
+    def last_round(self, instance, players: int) -> int:
+        """The last round for `players` players: map_rules.rounds_by_players (its provenance says where it
+        comes from) where given, else scenario.rounds."""
+        table = instance.map_rules.get("rounds_by_players")
+        if isinstance(table, dict) and str(players) in table:
+            return int(table[str(players)])
+        return instance.scenario.rounds
 
     def player_range(self, instance) -> tuple[int, int]:
         low, high = self.rule(instance, "player_count")
@@ -224,6 +234,18 @@ class MultiplayerRuleset(Ruleset):
     def advice_limit(self, state) -> tuple[int, str]:
         """How much may be built next turn: the tile limit (the Engineer's 4 is not assumed)."""
         return state.scenario.tile_limit, "tile"
+
+    def tile_counted_at(self, state, town) -> bool:
+        """Does new track to `town`, which already holds a tile (its fee paid), count a tile against the limit?
+        (Human Body's reading bone-track-tile; elsewhere the town tile is counted only when first laid.)"""
+        return False
+
+    def lung_disc_counts(self, state) -> bool:
+        """Does the Human Body lung disc count a tile against the limit (reading lung-disc-tile)?"""
+        return False
+
+    def start_next_round(self, state) -> None:
+        """Reset what counts per round (Synapses: the discs placed this round)."""
 
     def apply_build(self, state, paths, lung_disc: bool = False):
         """A copy of `state` with `paths` (stop, new track hexes, stop) as the active player's new complete

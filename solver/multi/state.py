@@ -208,14 +208,16 @@ def load_state(instance: Instance, path: str | pathlib.Path) -> MultiState:
     if not low <= count <= high:
         r.fail(f"{instance.board.name} is played by {low} to {high} players, not {count}", "game.players")
     rnd = r.whole(game, "round", "game.round", default=1, minimum=1)
-    if rnd > instance.scenario.rounds:
-        r.fail(f"round {rnd} is after the last round {instance.scenario.rounds}", "game.round")
-    rounds_assumed = any(p.key == "scenario.rounds" and p.source == "assumed" for p in instance.provenance)
+    last = rs.last_round(instance, count)
+    if rnd > last:
+        r.fail(f"round {rnd} is after the last round {last} of a {count}-player game", "game.round")
+    rounds_assumed = any(p.key in ("scenario.rounds", "map_rules.rounds_by_players") and p.source == "assumed"
+                         for p in instance.provenance)
     if "final_turn" not in game and rs.final_turn_matters and rounds_assumed:
         r.fail(f"say whether this is the final turn (final_turn = true or false): {instance.board.name} changes "
-               f"the rules of the final turn and its round count ({instance.scenario.rounds}) is assumed",
+               f"the rules of the final turn and its round count ({last} with {count} players) is assumed",
                "game.final_turn")
-    final = game.get("final_turn", rnd == instance.scenario.rounds)
+    final = game.get("final_turn", rnd == last)
     if not isinstance(final, bool):
         r.fail(f"expected true or false, got {final!r}", "game.final_turn")
     from solver.multi.checks import FIRST_STEPS, PHASES, check_reachable
@@ -363,6 +365,9 @@ def parse_link(state: MultiState, names: dict, text: str, r: _StateReader, key: 
     if not state.is_stop(path[0]):
         r.fail(f"a link starts at a stop, zone or organ; {parts[0]} is {describe_place(inst, path[0])}", key)
     complete = state.is_stop(path[-1]) and len(path) > 1
+    if complete and path[0] == path[-1]:
+        r.fail(f"track may not loop back into the stop it came from (base rules); {text!r} loops back into its "
+               f"own stop {parts[0]}", key)
     middle = path[1:-1] if complete else path[1:]
     if not middle and not any(h in inst.board.towns for h in path):
         r.fail(f"a link needs at least one track hex between its stops ({text!r})", key)
@@ -374,6 +379,10 @@ def parse_link(state: MultiState, names: dict, text: str, r: _StateReader, key: 
             r.fail(f"track is never built on a stop, zone or organ ({board.label(h)})", key)
         if not board.buildable(h):
             r.fail(f"{h} is {board.terrain.get(h, 'off-map')}; track cannot be built there", key)
+    twice = sorted({parts[i] for i, h in enumerate(path) if path.count(h) > 1})
+    if twice:
+        r.fail(f"a link runs along a chain of hexes and never enters a hex twice; {text!r} enters "
+               f"{', '.join(twice)} twice", key)
     for a, b in zip(path, path[1:]):
         if not _touches(state, a, b):
             r.fail(f"{board.label(a)} and {board.label(b)} are not neighbours", key)

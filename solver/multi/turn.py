@@ -201,9 +201,9 @@ def search_turn(state, runner_ups: int = 3, horizon: int = 1) -> TurnAnswer:
                           else "both shipping steps of this turn are used")
     nxt_count = 0
     if horizon >= 2:
-        from solver.multi.advice import next_turn
+        from solver.multi.advice import is_last_turn, next_turn
         for r in results:
-            if state.final_turn or state.round >= state.scenario.rounds:
+            if is_last_turn(state):
                 r.ahead = (r.key, ())
                 continue
             nxt = next_turn(r.state)

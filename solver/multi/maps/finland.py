@@ -125,8 +125,18 @@ class Finland(MultiplayerRuleset):
             if reached:
                 fail(f"{reached[0]} has reached the '4 links' box, so Sweden is open: set sweden_open = true "
                      "and move the box's cubes to Sweden", "markers.sweden_open")
+            if "four_links_box" not in state.markers:
+                fail(f"Sweden is closed, so the '4 links' box still holds its "
+                     f"{self.rule(state.instance, 'four_links_cubes')} cubes: give their colours (they go to "
+                     "Sweden when it opens)", "markers.four_links_box")
         elif box:
             fail("Sweden is open, so the '4 links' box is empty", "markers.four_links_box")
+        else:
+            # "The first player whose token moves into the '4 Links' box ... places the 5 cubes on the Sweden
+            # zone": locomotives never go down, so an open Sweden means someone has reached the box.
+            if not any(p.locomotive >= level for p in state.players.values()):
+                fail(f"Sweden opens when the first player's locomotive reaches the '4 links' box (level {level}); "
+                     f"every locomotive here is below {level}", "markers.sweden_open")
         if not self.sweden_open(state) and "four_links_box" in state.markers \
                 and len(box) != self.rule(state.instance, "four_links_cubes"):
             fail(f"Sweden is closed, so the '4 links' box still holds its "

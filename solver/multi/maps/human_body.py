@@ -173,6 +173,15 @@ class HumanBody(MultiplayerRuleset):
             "; organs joined at their edge, bone tiles as towns ($3 on a bare bone, $3 for each new track to a "
             "bone with track), the lung disc ($3) between the lungs")
 
+    def tile_counted_at(self, state, town) -> bool:
+        # reading bone-track-tile (solver/multi/readings.py): "counted" (default) lays a new bone tile
+        return (state.instance.map_rules.get("bone_track_tile", "counted") == "counted"
+                and town in self.tracked_bones(state))
+
+    def lung_disc_counts(self, state) -> bool:
+        # reading lung-disc-tile: "free" (default), the limit is on track tiles
+        return state.instance.map_rules.get("lung_disc_tile", "free") == "counted"
+
     @staticmethod
     def tracked_bones(state) -> set:
         if state is None:

@@ -113,6 +113,24 @@ class KansasCity(MultiplayerRuleset):
                 if not nx.has_path(g, path[0], a):
                     fail(f"{name}'s track must be contiguous back to Kansas City; "
                          f"{state.board.label(path[0])} is not joined to it", f"players.{name}.links[{i}]")
+        self._check_first_turn_start(state, fail)
+
+    def _check_first_turn_start(self, state, fail) -> None:
+        """"Railroads must begin at one of the 8 starting hexes adjacent to the two Kansas City hexes ... using
+        a simple track tile. In later turns the remaining starting hexes may be built on without restriction."
+        In round 1 (every player's first build) a player's track holds at most one starting hex. The tile there
+        is simple: one track per hex is all the state and the build search allow (complex tiles are not
+        modelled, a hex in two links is refused)."""
+        if state.round != 1:
+            return
+        starts = self.starting_hexes(state.instance)
+        for name, p in state.players.items():
+            used = sorted({h for path, complete in p.links for h in (path[1:-1] if complete else path[1:])
+                           if h in starts}, key=str)
+            if len(used) > 1:
+                fail(f"in round 1 a railroad begins at ONE of the 8 starting hexes with a simple track tile (the "
+                     f"sheet: 'In later turns the remaining starting hexes may be built on'); {name}'s track "
+                     f"uses {len(used)}: {', '.join(map(str, used))}", f"players.{name}.links")
 
     def round_one_goods_limit(self, state, name, setup, before_actions) -> int:
         # Production's cubes come in goods growth: "If the Production action was selected this turn, a total of
@@ -122,7 +140,16 @@ class KansasCity(MultiplayerRuleset):
 
     def check_reachable(self, state, fail, before_actions) -> None:
         # "Players may skip one delivery per turn to build a Power Plant": at most one a turn.
+        per = self.rule(state.instance, "links_per_power_plant")
         for name, p in state.players.items():
+            # "Each Power Plant provides electricity for up to 2 links"; with Interurban Express one link more
+            # but the marker "1 less space": the Delivery marker never passes 2 per power plant (power plants
+            # are never lost, so the count now bounds every delivery so far).
+            pp, longest = p.extra.get("power_plants", 0), p.extra.get("longest_delivery", 0)
+            if longest > per * pp:
+                fail(f"{name}'s longest delivery {longest} needs {-(-longest // per)} power plants "
+                     f"({per} links each; Interurban Express's extra link moves the marker 1 less), but "
+                     f"{name} has {pp}", f"players.{name}.longest_delivery")
             # built in shipping only: this turn's counts once the active player's first step built one
             # (another player may have shipped already this turn)
             done = state.turn_phase == "shipping-second" and state.first_step == "power-plant"
@@ -195,9 +222,14 @@ class KansasCity(MultiplayerRuleset):
         floor = "final turn: no minimum" if state.final_turn else f"Boom or Bust minimum {longest}"
         return f"{links} of {state.locomotive} links ({self.capacity_text(state)}); {floor}"
 
+    def marker_at_turn_end(self, instance) -> bool:
+        """Reading boom-or-bust-marker (solver/multi/readings.py): end-of-turn moves the Delivery marker once,
+        after both deliveries; each-delivery (default) after every delivery."""
+        return instance.map_rules.get("boom_or_bust_marker", "each-delivery") == "end-of-turn"
+
     def new_marker(self, state, move: Ship) -> int:
         links, _ = self.locomotive_need(state, move)
-        longest = state.me.extra.get("longest_delivery", 0)
+        longest = max(state.me.extra.get("longest_delivery", 0), state.me.extra.get("turn_marker", 0))
         # Interurban Express: "advance the delivery marker 1 less space ... than their longest delivery"
         moved = links - (self.rule(state.instance, "express_marker_less") if self.express(state) else 0)
         return max(longest, moved)
@@ -209,14 +241,25 @@ class KansasCity(MultiplayerRuleset):
         out = []
         longest = state.me.extra.get("longest_delivery", 0)
         marker = self.new_marker(state, move)
-        if marker != longest:
-            out.append(f"Delivery marker moves from {longest} to {marker}")
+        if marker != max(longest, state.me.extra.get("turn_marker", 0)):
+            when = " at the end of the turn" if self.marker_at_turn_end(state.instance) else ""
+            out.append(f"Delivery marker moves from {longest} to {marker}{when}")
         if move.teleports:
             out.append(f"interurban transfer: ${self.delivery_cost(state, move)} to the bank, no link, no income")
         return out
 
     def after_shipment(self, state, move: Ship) -> None:
-        state.me.extra["longest_delivery"] = self.new_marker(state, move)
+        if self.marker_at_turn_end(state.instance):
+            state.me.extra["turn_marker"] = self.new_marker(state, move)   # moved in the income phase
+        else:
+            state.me.extra["longest_delivery"] = self.new_marker(state, move)
+
+    def income_phase(self, state) -> dict:
+        # reading end-of-turn: the Delivery marker moves once, by the turn's longest delivery, when the turn ends
+        pending = state.me.extra.pop("turn_marker", None)
+        if pending is not None:
+            state.me.extra["longest_delivery"] = max(state.me.extra.get("longest_delivery", 0), pending)
+        return super().income_phase(state)
 
     def _check_UpgradeLocomotive(self, state, move) -> str | None:
         return "Kansas City Interurban has no Engine track (build a power plant instead)"
@@ -315,7 +358,7 @@ class KansasCity(MultiplayerRuleset):
         return super().build_search_space(instance, state).replace(
             " and other players' complete links", "") + (
             "; the network joins Kansas City (contiguity) and never joins the two Kansas City hexes with track; "
-            "not searched: the first tile being a simple tile on a starting hex")
+            "not searched: the round-1 limit of one starting hex per player")
 
     def build_terminals(self, instance, stops, state=None):
         a, _ = self.kc(instance)

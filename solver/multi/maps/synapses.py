@@ -260,8 +260,15 @@ class Synapses(MultiplayerRuleset):
                 + "; not searched: the Engineer's shared placement, urbanization, the 2-disc limit of one round")
 
     def advice_limit(self, state) -> tuple[int, str]:
-        # "only 2 discs can be placed in one round"
-        return self.rule(state.instance, "discs_per_round"), "disc"
+        # "only 2 discs can be placed in one round": less the discs the player placed this round already
+        placed = len(state.me.extra.get("discs_this_round", []))
+        return max(0, self.rule(state.instance, "discs_per_round") - placed), "disc"
+
+    def start_next_round(self, state) -> None:
+        """A new round: no disc placed in it yet, the Engineer's shared placement unused."""
+        for p in state.players.values():
+            p.extra["discs_this_round"] = []
+            p.extra["shared_this_round"] = False
 
     def apply_discs(self, state, neurons):
         """A copy of `state` with the active player's new discs, each judged by the placement rules."""
@@ -269,13 +276,16 @@ class Synapses(MultiplayerRuleset):
         from solver.board.errors import InputError
         hyp = state.clone()
         hyp.players = copy.deepcopy(state.players)
-        hyp.me.extra["discs_this_round"] = []
         for n in neurons:
+            # the discs placed this round so far count (at most 2 a round); a disc on a neuron that holds
+            # other players' discs is the Engineer's one shared placement
             problem = self.placement_problem(hyp, hyp.active, n)
             if problem:
                 raise InputError(problem, "the advised build")
+            if self.discs_on(hyp, n):
+                hyp.me.extra["shared_this_round"] = n
             hyp.me.extra["discs"] = hyp.me.extra.get("discs", []) + [n]
-            hyp.me.extra["discs_this_round"] = hyp.me.extra["discs_this_round"] + [n]
+            hyp.me.extra["discs_this_round"] = hyp.me.extra.get("discs_this_round", []) + [n]
         hyp.owned_links = self.build_links(hyp)
         return hyp
 
