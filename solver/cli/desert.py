@@ -520,8 +520,9 @@ def _online_text(setup, on: dict, layout, seed: int) -> list[str]:
 
 @desert_app.command("ceiling")
 def ceiling_cmd(
-    layout: pathlib.Path = typer.Argument(..., help="A seeded game in progress: a layout TOML with `seed` and the "
-                                          "rounds played so far (each naming its column)."),
+    layout: pathlib.Path = typer.Argument(..., help="A game in progress: a layout TOML with the rounds played so far. "
+                                          "With a top-level `seed` the rounds left are the seed's; without one "
+                                          "(a real game) the columns still to come are unknown."),
     challenge: Optional[str] = typer.Option(None, "--challenge", help="Challenge id (default: the layout's `challenge`)."),
     as_json: bool = JSON_OPT,
     ruleset: Optional[pathlib.Path] = RULESET_OPT,
@@ -529,35 +530,37 @@ def ceiling_cmd(
     challenges: Optional[pathlib.Path] = CHALLENGES_OPT,
     reading: Optional[list[str]] = READING_OPT,
 ) -> None:
-    """Mid-game ceiling: the most the game can still score from here (the line bound over the columns taken so far
-    and the seed's rounds left, for any play area), and which star levels it rules out."""
-    from solver.desert.ceiling import ceiling
+    """Mid-game ceiling: the most the game can still score from here (a line bound for any play area: over the
+    seed's rounds left, or with no seed over any draw of the tiles left), and which star levels it rules out."""
+    from solver.desert.ceiling import ceiling, ceiling_any_draw
     from solver.desert.game import evaluate
     from solver.desert.layout import load_layout
     from solver.desert.market import draw_market
 
     setup = _setup(ruleset, catalogue, challenges, reading)
     lay = load_layout(layout)
-    if lay.seed is None:
-        raise InputError("a ceiling needs the seed's market: give the layout a top-level `seed`", str(layout))
     cid = challenge or lay.challenge
     ch = setup.challenges.get(cid, "--challenge" if challenge else f"{layout}: challenge") if cid else None
-    market = draw_market(lay.seed, setup.tileset, setup.ruleset)
+    market = draw_market(lay.seed, setup.tileset, setup.ruleset) if lay.seed is not None else None
+    if not lay.rounds:
+        raise InputError("the layout records no round: a ceiling is for a game in progress", str(layout))
     ev = evaluate(setup, lay, ch, market)
     if not ev["legal"]:
         typer.echo(f"The game so far is not legal: {ev['violation']}")
         raise typer.Exit(1)
-    res = ceiling(setup, market, lay, ch)
+    res = ceiling(setup, market, lay, ch) if market is not None else ceiling_any_draw(setup, lay, ch)
     res["score_now"] = ev["score"]
-    uses = {"always", "seed", "tokens", "pawns", "stars"} | ({"missions"} if ch else {"objectives"})
+    uses = {"always", "tokens", "pawns", "stars"} | ({"seed"} if market else set()) | ({"missions"} if ch else {"objectives"})
     basis = _basis(setup, uses, [ch.mission] if ch else [])
     if as_json:
         res.update(layout_file=str(layout), readings=basis["readings"], assumptions=_basis_json(basis))
         typer.echo(json.dumps(res, indent=2))
         return
-    lines = [f"Ceiling: at most {_pts(res['ceiling'])} at the end of this game (proved: the line bound for any play "
-             f"area, over the columns taken in rounds 1 to {res['after_round']} and every column of the "
-             f"{res['rounds_left']} rounds left)",
+    over = (f"every column of the {res['rounds_left']} rounds left (seed {lay.seed})" if market is not None else
+            f"any draw of the {res['rounds_left']} rounds left (no seed: the catalogue less the tiles placed, the "
+            "columns' shapes, every future token counted as allowing any pawn)")
+    lines = [f"Ceiling: at most {_pts(res['ceiling'])} at the end of this game (proved: a line bound for any play "
+             f"area, over the tiles placed in rounds 1 to {res['after_round']} and {over})",
              f"Score of the play area now: {_pts(ev['score'])} after round {res['after_round']}"]
     if "objectives" in res["lines"]:
         lines.append(f"  objective tiles: at most {_pts(res['lines']['objectives'])} in the objectives line, their "
@@ -566,6 +569,7 @@ def ceiling_cmd(
         lines.append(f"Mission: {res['mission']['status']} ({res['mission']['reason']})")
         lines.append(f"{ch.name}: " + ", ".join(f"{_stars(int(k))} ({t}): {v}"
                                                 for (k, v), t in zip(res["stars"].items(), ch.thresholds)))
-    lines.append("The ceiling does not see where the tiles already lie, so it is loose early in a game.")
+    lines.append("The ceiling does not see where the tiles already lie" +
+                 ("" if market is not None else " nor which tiles will come") + ", so it is loose early in a game.")
     lines += _basis_text(basis)
     typer.echo("\n".join(lines))
