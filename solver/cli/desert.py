@@ -84,6 +84,21 @@ def readings_cmd(json_out: bool) -> None:
     typer.echo("\n".join(out))
 
 
+def _noticed(setup, payload: dict) -> dict:
+    """The JSON twin with the stand-in notice as its first key (null once no stand-in data is left)."""
+    from solver.desert.assumptions import data_notice
+
+    return {"data_notice": data_notice(setup), **payload}
+
+
+def _notice_lines(setup) -> list[str]:
+    """The text answer's first line while it rests on stand-in data (solver.desert.assumptions.data_notice)."""
+    from solver.desert.assumptions import data_notice
+
+    notice = data_notice(setup)
+    return [notice["text"]] if notice else []
+
+
 def _basis(setup, uses: set[str], missions: list[str]) -> dict:
     from solver.desert.assumptions import used
 
@@ -249,9 +264,9 @@ def score_cmd(
         out["layout_file"] = str(layout)
         out["readings"] = basis["readings"]
         out["assumptions"] = _basis_json(basis)
-        typer.echo(json.dumps(out, indent=2))
+        typer.echo(json.dumps(_noticed(setup, out), indent=2))
     else:
-        lines = [_headline(ev, ch), f"Play area {layout}" + (f" (challenge: {ch.name})" if ch else "")]
+        lines = _notice_lines(setup) + [_headline(ev, ch), f"Play area {layout}" + (f" (challenge: {ch.name})" if ch else "")]
         lines += _grid_text(ev["_area"])
         lines += _score_text(ev, ch)
         lines += _basis_text(basis)
@@ -384,9 +399,9 @@ def solve_cmd(
             "readings": basis["readings"],
             "assumptions": _basis_json(basis),
         }
-        typer.echo(json.dumps(payload, indent=2))
+        typer.echo(json.dumps(_noticed(setup, payload), indent=2))
     else:
-        typer.echo("\n".join(_solve_text(res, ch, title) + _basis_text(basis)))
+        typer.echo("\n".join(_notice_lines(setup) + _solve_text(res, ch, title) + _basis_text(basis)))
 
 
 @desert_app.command("game")
@@ -454,11 +469,11 @@ def game_cmd(
         payload["online"]["layout"] = _layout_json(online_layout)
         payload["readings"] = basis["readings"]
         payload["assumptions"] = _basis_json(basis)
-        typer.echo(json.dumps(payload, indent=2))
+        typer.echo(json.dumps(_noticed(setup, payload), indent=2))
         return
     th = ", ".join(f"{i}: {t}" for i, t in enumerate(ch.thresholds, 1))
     pf = res["score"]
-    lines = [f"Best score found: {pf if pf is not None else 'no layout meeting the mission'} -> {_stars(res['stars'])}"
+    lines = _notice_lines(setup) + [f"Best score found: {pf if pf is not None else 'no layout meeting the mission'} -> {_stars(res['stars'])}"
              f" (upper bound {res['bound']}; proof: {res['proof']}); the online policy: {_pts(res['online']['score'])}",
              f"Solo game, seed {seed}, challenge {ch.name} (stars at {th}); mission: {ch.quote}"]
     lines.append(
@@ -554,12 +569,12 @@ def ceiling_cmd(
     basis = _basis(setup, uses, [ch.mission] if ch else [])
     if as_json:
         res.update(layout_file=str(layout), readings=basis["readings"], assumptions=_basis_json(basis))
-        typer.echo(json.dumps(res, indent=2))
+        typer.echo(json.dumps(_noticed(setup, res), indent=2))
         return
     over = (f"every column of the {res['rounds_left']} rounds left (seed {lay.seed})" if market is not None else
             f"any draw of the {res['rounds_left']} rounds left (no seed: the catalogue less the tiles placed, the "
             "columns' shapes, every future token counted as allowing any pawn)")
-    lines = [f"Ceiling: at most {_pts(res['ceiling'])} at the end of this game (proved: a line bound for any play "
+    lines = _notice_lines(setup) + [f"Ceiling: at most {_pts(res['ceiling'])} at the end of this game (proved: a line bound for any play "
              f"area, over the tiles placed in rounds 1 to {res['after_round']} and {over})",
              f"Score of the play area now: {_pts(ev['score'])} after round {res['after_round']}"]
     if "objectives" in res["lines"]:
