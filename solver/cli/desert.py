@@ -485,6 +485,11 @@ def game_cmd(
         "  stars reachable: "
         + ", ".join(f"{k}: {_reach(v, res['bound'], t)}" for (k, v), t in zip(res["star_reach"].items(), ch.thresholds))
     )
+    side = "; ".join(f"{p['policy']} {_pts(p['score'])} (" + ("" if p["legal"] and p["mission_met"] else
+                                                            "mission NOT met, ") + f"{_stars(p['stars'])})"
+                     for p in res["policies"])
+    lines.append(f"Policies side by side (each plays the seed without a box, replayed by the referee): {side}. "
+                 f"Best policy: {res['best_policy']}" + (f"; the best layout found: {_pts(pf)}" if pf is not None else ""))
     on = res["online"]
     desc = {
         "rollout": "rollout: each column judged by playing out imagined futures; sees only the current market",
