@@ -206,7 +206,9 @@ def _stats(vals) -> str:
 
 
 def summarise(rows, args, setup, seconds, argv) -> str:
-    cmd = "python benchmarks/desert.py " + " ".join(argv if argv is not None else sys.argv[1:])
+    import shlex
+
+    cmd = "python benchmarks/desert.py " + shlex.join(argv if argv is not None else sys.argv[1:])  # '' kept
     lines = [
         "# Railroad Tiles Desert: benchmark",
         "",
