@@ -46,6 +46,7 @@ FIELDS = [
     "gap_pf_online", "gap_online_random",
     "before_online_score", "before_online_mission_met", "before_online_seconds",
     "before_greedy_score", "before_greedy_mission_met", "best_found",
+    "advise_score", "advise_mission_met", "advise_stars", "advise_cpu_max_round",
 ]
 # The policies before issue 33 (the last round ranked with pawn points counted twice, pawns
 # placed token by token): solver/desert/game.py of this commit, loaded from git.
@@ -75,6 +76,11 @@ def main(argv: list[str] | None = None) -> int:
         "--before", default=BEFORE, metavar="COMMIT",
         help=f"also play the online and greedy policies of this commit's solver/desert/game.py on every seed, side by "
         f"side with today's (default {BEFORE}, the policies before issue 33; '' to skip)",
+    )
+    ap.add_argument(
+        "--advise-futures", type=int, default=4, metavar="N",
+        help="also follow `desert advise` (the lookahead, N futures a round, no time budget: deterministic) round by "
+        "round on every seed, as benchmarks/desert_advise.py does (default 4; 0 to skip)",
     )
     ap.add_argument(
         "--compare-policy", default="", metavar="COMMIT",
@@ -131,13 +137,19 @@ def main(argv: list[str] | None = None) -> int:
             market = draw_market(seed, setup.tileset, setup.ruleset)
             for kind in ("online", "greedy"):
                 t0 = time.perf_counter()
-                lay = play_policy(setup, market, ch, "rollout" if kind == "online" else "greedy")
+                lay = play_policy(setup, market, ch, "rollout" if kind == "online" else "greedy", box=None)
                 secs = time.perf_counter() - t0
                 ev = evaluate(setup, lay, ch, market)
                 row.update({f"{kind}_score": ev["score"], f"{kind}_mission_met": ev["mission_met"],
                             f"{kind}_stars": ev["stars"], f"{kind}_seconds": round(secs, 2)})
-            ev_r = evaluate(setup, play_policy(setup, market, ch, "random"), ch, market)
+            ev_r = evaluate(setup, play_policy(setup, market, ch, "random", box=None), ch, market)
             row.update(random_score=ev_r["score"], random_mission_met=ev_r["mission_met"], random_stars=ev_r["stars"])
+        if args.advise_futures > 0:
+            from desert_advise import follow_advice   # benchmarks/desert_advise.py: the advice followed each round
+
+            ev_a, cpu = follow_advice(setup, draw_market(seed, setup.tileset, setup.ruleset), ch, args.advise_futures)
+            row.update(advise_score=ev_a["score"], advise_mission_met=ev_a["mission_met"], advise_stars=ev_a["stars"],
+                       advise_cpu_max_round=round(max(cpu), 2))
         if before is not None:
             market = draw_market(seed, setup.tileset, setup.ruleset)
             for kind in ("online", "greedy"):
@@ -150,7 +162,8 @@ def main(argv: list[str] | None = None) -> int:
         if row.get("pf_score") is not None:
             row["gap_pf_online"] = row["pf_score"] - row["online_score"]
             # the best layout found on this seed by anything in this run (mission met)
-            row["best_found"] = max([row["pf_score"]] + [row[k] for k in ("before_online_score", "before_greedy_score")
+            row["best_found"] = max([row["pf_score"]] + [row[k] for k in ("before_online_score", "before_greedy_score",
+                                                                           "advise_score")
                                                          if row.get(k) is not None and row.get(k.replace("score", "mission_met"))])
         row["gap_online_random"] = row["online_score"] - row["random_score"]
         rows.append(row)
@@ -193,7 +206,9 @@ def _stats(vals) -> str:
 
 
 def summarise(rows, args, setup, seconds, argv) -> str:
-    cmd = "python benchmarks/desert.py " + " ".join(argv if argv is not None else sys.argv[1:])
+    import shlex
+
+    cmd = "python benchmarks/desert.py " + shlex.join(argv if argv is not None else sys.argv[1:])  # '' kept
     lines = [
         "# Railroad Tiles Desert: benchmark",
         "",
@@ -217,6 +232,10 @@ def summarise(rows, args, setup, seconds, argv) -> str:
         "against exhaustive enumeration); gap = bound - best score; proof = optimal only when the best layout "
         "reaches the bound; `line bound (in box)` is the same bound inside the assumed box the search uses "
         "(largest rectangle that fits), shown for comparison only: it is not a bound on the game.",
+        "",
+        "Policies (online = rollout, greedy, random, and `advise` when run) play without a box, as at the table "
+        "(the game's play area has no edge); `advise` = `desert advise` followed round by round (the lookahead, "
+        f"{args.advise_futures} futures a round, no time budget), its record fed back each round.  ",
         "",
         "Numbers are about the STAND-IN tile catalogues and the assumed core values (instances/desert/ruleset.toml).",
         "",
@@ -253,15 +272,32 @@ def summarise(rows, args, setup, seconds, argv) -> str:
                 f"  - gap perfect foresight - online: {_stats([r.get('gap_pf_online') for r in pf])}",
             ]
         if pf:
-            lines += ["", "  | seed | best | bound (any area) | gap | gap % | proof | line bound (in box) | best from | online |",
-                      "  |---|---|---|---|---|---|---|---|---|"]
+            lines += ["", "  | seed | best | bound (any area) | gap | gap % | proof | line bound (in box) | best from | "
+                          "advise | online (rollout) | greedy | random |",
+                      "  |---|---|---|---|---|---|---|---|---|---|---|---|"]
             for r in pf:
                 lines.append(
                     f"  | {r['seed']} | {r['pf_score']} | {r['pf_bound']} | {r['pf_gap']} | {r['pf_gap_pct']} | {r['pf_proof']}"
                     f"{' (wall cap)' if r.get('pf_wall_capped') else ''} | {r['pf_line_bound']} | "
-                    f"{r['pf_best_from']} | {r['online_score']} |"
+                    f"{r['pf_best_from']} | {r.get('advise_score', '-')} | {r['online_score']} | {r['greedy_score']} | "
+                    f"{r['random_score']} |"
                 )
             lines.append("")
+        adv = [r for r in rs if r.get("advise_score") not in (None, "")]
+        if adv:
+            best = [r for r in adv if r.get("best_found") not in (None, "")]
+            lines += [
+                f"- advise, followed round by round ({len(adv)} seeds): score {_stats([r['advise_score'] for r in adv])}; "
+                f"most CPU seconds in one round {_stats([r['advise_cpu_max_round'] for r in adv])}",
+                f"  - mission met {_share(adv, 'advise_mission_met', lambda r: r['advise_mission_met'])}; "
+                f">=1 star {_share(adv, 'advise_stars', lambda r: r['advise_stars'] >= 1)}, "
+                f">=2 stars {_share(adv, 'advise_stars', lambda r: r['advise_stars'] >= 2)}, "
+                f"3 stars {_share(adv, 'advise_stars', lambda r: r['advise_stars'] >= 3)}",
+                f"  - advise - rollout (same seeds): mean "
+                f"{statistics.mean(r['advise_score'] - r['online_score'] for r in adv):+.2f}"
+                + (f"; best layout found - advise: mean {statistics.mean(r['best_found'] - r['advise_score'] for r in best):.2f}"
+                   f" ({len(best)} seeds)" if best else ""),
+            ]
         for key, label in (("online", "online policy (rollout)"), ("greedy", "greedy online policy")):
             lines += [
                 f"- {label} ({len(rs)} seeds): score {_stats([r[key + '_score'] for r in rs])}; "

@@ -97,3 +97,10 @@ def test_desert_game_html_shows_the_game_it_printed(run_cli, tmp_path):
     assert data["html_file"] == str(out)
     assert f"Perfect foresight: {data['score']} points" in page
     assert sorted(_panels(page)) == [r["round"] for r in data["layout"]["rounds"]]
+
+
+def test_the_game_page_opens_with_the_stand_in_notice(setup):
+    """The HTML page is a Desert answer too: the stand-in notice comes before the verdict."""
+    ch, market, layout = _game(setup, "lost-world", 2)
+    page = desert_page(setup, layout, ch, {"seed": 2, "score": None}, market)
+    assert page.index("STAND-IN DATA:") < page.index("class='verdict'>", page.index("STAND-IN DATA:") + 1)

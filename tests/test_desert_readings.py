@@ -115,7 +115,8 @@ REPRS = re.compile(r"\{'|\['|\[\d+, \d|\bTrue\b|\bFalse\b|\bNone\b|': ")
 def test_score_text_puts_the_answer_first_and_lists_only_the_assumptions_used(run_cli):
     res = run_cli("desert", "score", LAYOUTS / "sheet-example.toml")
     lines = res.out.splitlines()
-    assert lines[0].startswith("Score: 11 points, legal; The Lost World")
+    assert lines[0].startswith("STAND-IN DATA:")  # the stand-in notice, then the answer
+    assert lines[1].startswith("Score: 11 points, legal; The Lost World")
     assert not REPRS.search(res.out), REPRS.search(res.out)
     # no pawn placed, no seed: no pawn, token or market assumption
     for key in ("pawn_points_per_connected", "placement_tokens", "untaken_columns", "play_area_bound"):

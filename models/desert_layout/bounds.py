@@ -137,13 +137,7 @@ def _line_bounds(tileset, ruleset, columns, tokens, box, parts) -> LineBounds:
     def core_points(j: int) -> int:
         return min(cap, per * j)
 
-    # Tokens that allow one kind only place that kind; the others (stars) are shared out.
-    fixed_kind = tuple(sum(1 for ks in kinds_of if ks == [k]) for k in PAWN_KINDS)
-    wild = [ks for ks in kinds_of if len(ks) > 1]
-    n_wild = len(wild)
-    wild_kinds = tuple(sorted(set().union(*wild))) if wild else ()
-    if any(set(ks) != set(wild_kinds) for ks in wild):
-        n_wild, wild_kinds = -1, ()  # mixed wild tokens: fall back to counting each for every kind
+    fixed_kind, n_wild, wild_kinds = _token_split(kinds_of)
     memo: dict = {}
     best = LineBounds(total=-10**9)
     line_max = {"pawns": 0, "rectangle": 0, "cities": 0, "landmarks": 0, "openings": 0}
@@ -227,6 +221,60 @@ def _line_bounds(tileset, ruleset, columns, tokens, box, parts) -> LineBounds:
     best.lines = line_max
     best.choices = n
     return best
+
+
+def _token_split(kinds_of: list[list[str]]) -> tuple[tuple[int, ...], int, tuple[str, ...]]:
+    """Tokens that allow one kind only place that kind; the others (stars) are shared out:
+    per kind its single-kind tokens, the wild tokens and the kinds they allow (n_wild -1:
+    mixed wild tokens, each then counted for every kind)."""
+    fixed_kind = tuple(sum(1 for ks in kinds_of if ks == [k]) for k in PAWN_KINDS)
+    wild = [ks for ks in kinds_of if len(ks) > 1]
+    n_wild = len(wild)
+    wild_kinds = tuple(sorted(set().union(*wild))) if wild else ()
+    if any(set(ks) != set(wild_kinds) for ks in wild):
+        n_wild, wild_kinds = -1, ()
+    return fixed_kind, n_wild, wild_kinds
+
+
+def holdings_bound(ruleset: Ruleset, held: list[_Column], opps: list[tuple[int, list[str]]]) -> tuple[int, dict]:
+    """The line bound for one way the game can go, given as HOLDINGS: ``held[i]`` a summary
+    that is at least (field by field) what the tiles placed by the end of round i hold
+    (``held[0]``: the start tile), ``opps`` the placement opportunities (round i >= 1, the
+    pawn kinds its token allows).  Every line bound above only grows with each field of the
+    holdings (more tiles, icons, landmarks, pinpoints, trail and railroad/highway sides,
+    trail excess; the landmark sets are monotone in the counts) and with the kinds each
+    opportunity allows, so a field-by-field upper estimate of the tiles gives a bound on
+    every layout of those tiles, wherever they lie.  Returns (total, lines)."""
+    rs = ruleset
+    types = list(rs["landmark_types"])
+    cap, per = rs["pawn_points_cap"], rs["pawn_points_per_connected"]
+    ccap, cper = rs["camel_points_cap"], rs["camel_points_per_station"]
+    last = held[-1]
+    rect = rs["rectangle_points_per_tile"] * last.tiles
+    cities = rs["city_points_per_icon"] * last.icons if last.city_tiles >= rs["city_min_group"] else 0
+    lms, _ = landmark_sets(dict(zip(types, last.marks)), rs["landmark_set_points"])
+    by_round = [(tuple(h.pins), min(h.trail_sides, h.rh_sides, camel_reach(h.trail_excess))) for h in held]
+    kinds_of = [ks for _, ks in opps]
+    seen = {k: 0 for k in PAWN_KINDS}
+    per_opp = 0
+    for (r, kinds) in opps:
+        p_by, stations = by_round[r]
+        best_here = 0
+        for k in kinds:
+            have = p_by[PAWN_KINDS.index(k)]
+            if have:
+                best_here = max(best_here, min(ccap, cper * stations) if k == "camel" else
+                                min(cap, per * min(seen[k] + 1, have)))
+        for k in kinds:
+            seen[k] += 1
+        per_opp += best_here
+    fixed_kind, n_wild, wild_kinds = _token_split(kinds_of)
+    per_kind = _per_kind_bound(by_round[-1][0], min(ccap, cper * by_round[-1][1]), fixed_kind, n_wild, wild_kinds,
+                               rs["camel_pawns"], cap, per, {})
+    timed = _timed_pawn_bound(kinds_of, [r - 1 for r, _ in opps], by_round, rs["camel_pawns"], cap, per, ccap, cper)
+    pawns = min(per_opp, per_kind, timed)
+    lines = {"pawns": pawns, "rectangle": rect, "cities": cities, "landmarks": lms, "openings": 0}
+    return pawns + rect + cities + lms, lines
 
 
 def tuple_round(entry) -> tuple:

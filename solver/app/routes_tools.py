@@ -52,8 +52,10 @@ def tile_picture(tile, size: int = 56) -> str:
 @tools.get("/api/desert/catalogue")
 def desert_catalogue():
     setup = _desert()
+    from solver.desert.assumptions import data_notice
     tiles = sorted(setup.tileset.tiles.values(), key=lambda t: t.id)
     return jsonify({
+        "data_notice": data_notice(setup),
         "tiles": [{"id": t.id, "kind": t.kind, "count": t.count, "svg": tile_picture(t)} for t in tiles],
         "tokens": ["car", "train", "traveler", "camel", "star"],
         "challenges": [{"id": c.id, "name": c.name} for c in setup.challenges.items.values()],
@@ -92,15 +94,25 @@ def desert_advise():
     tokens = data.get("tokens") or []
     if not isinstance(tokens, list) or not all(isinstance(t, str) for t in tokens):
         raise InputError("expected the active tokens as a list of names", "tokens")
+    futures, budget = data.get("futures", 8), data.get("time", 3.0)   # as `desert advise --futures --time`
+    if not isinstance(futures, int) or isinstance(futures, bool) or futures < 1:
+        raise InputError("expected the futures as a whole number >= 1", "futures")
+    if not isinstance(budget, (int, float)) or isinstance(budget, bool) or not 0 <= budget < float("inf"):
+        raise InputError("expected the time as a number of CPU seconds >= 0 (0: no budget)", "time")
     try:
-        advice = advise(setup, record, columns, tokens, ch)
+        advice = advise(setup, record, columns, tokens, ch, futures=futures, time_budget=budget or None)
     except InputError as err:  # the CLI's option names become the page's fields
         field = {"--columns": "columns", "--tokens": "tokens", "--area": "record"}.get(err.where, err.where)
         raise InputError(str(err).removeprefix(f"{err.where}: "), field) from None
     area = advice.pop("_area")
     placed = {tuple(t["at"]) for t in advice["tiles"]}
     advice["svg"] = render_svg(area, f"after round {advice['round']}: {advice['score_after']} points", placed)
-    return jsonify(advice)
+    from solver.desert.assumptions import data_notice, flat, used
+    # the readings and assumed values this answer used, as `desert advise --json` gives them
+    basis = used(setup, {"always", "tokens", "pawns", "policy"} | ({"missions", "stars"} if ch else set()),
+                 [ch.mission] if ch else [])
+    advice.update(readings=basis["readings"], assumptions=flat(basis))
+    return jsonify({"data_notice": data_notice(setup), **advice})
 
 
 # ----------------------------------------------------------------------------- the board editor

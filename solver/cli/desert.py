@@ -84,6 +84,21 @@ def readings_cmd(json_out: bool) -> None:
     typer.echo("\n".join(out))
 
 
+def _noticed(setup, payload: dict) -> dict:
+    """The JSON twin with the stand-in notice as its first key (null once no stand-in data is left)."""
+    from solver.desert.assumptions import data_notice
+
+    return {"data_notice": data_notice(setup), **payload}
+
+
+def _notice_lines(setup) -> list[str]:
+    """The text answer's first line while it rests on stand-in data (solver.desert.assumptions.data_notice)."""
+    from solver.desert.assumptions import data_notice
+
+    notice = data_notice(setup)
+    return [notice["text"]] if notice else []
+
+
 def _basis(setup, uses: set[str], missions: list[str]) -> dict:
     from solver.desert.assumptions import used
 
@@ -249,9 +264,9 @@ def score_cmd(
         out["layout_file"] = str(layout)
         out["readings"] = basis["readings"]
         out["assumptions"] = _basis_json(basis)
-        typer.echo(json.dumps(out, indent=2))
+        typer.echo(json.dumps(_noticed(setup, out), indent=2))
     else:
-        lines = [_headline(ev, ch), f"Play area {layout}" + (f" (challenge: {ch.name})" if ch else "")]
+        lines = _notice_lines(setup) + [_headline(ev, ch), f"Play area {layout}" + (f" (challenge: {ch.name})" if ch else "")]
         lines += _grid_text(ev["_area"])
         lines += _score_text(ev, ch)
         lines += _basis_text(basis)
@@ -384,9 +399,9 @@ def solve_cmd(
             "readings": basis["readings"],
             "assumptions": _basis_json(basis),
         }
-        typer.echo(json.dumps(payload, indent=2))
+        typer.echo(json.dumps(_noticed(setup, payload), indent=2))
     else:
-        typer.echo("\n".join(_solve_text(res, ch, title) + _basis_text(basis)))
+        typer.echo("\n".join(_notice_lines(setup) + _solve_text(res, ch, title) + _basis_text(basis)))
 
 
 @desert_app.command("game")
@@ -454,11 +469,11 @@ def game_cmd(
         payload["online"]["layout"] = _layout_json(online_layout)
         payload["readings"] = basis["readings"]
         payload["assumptions"] = _basis_json(basis)
-        typer.echo(json.dumps(payload, indent=2))
+        typer.echo(json.dumps(_noticed(setup, payload), indent=2))
         return
     th = ", ".join(f"{i}: {t}" for i, t in enumerate(ch.thresholds, 1))
     pf = res["score"]
-    lines = [f"Best score found: {pf if pf is not None else 'no layout meeting the mission'} -> {_stars(res['stars'])}"
+    lines = _notice_lines(setup) + [f"Best score found: {pf if pf is not None else 'no layout meeting the mission'} -> {_stars(res['stars'])}"
              f" (upper bound {res['bound']}; proof: {res['proof']}); the online policy: {_pts(res['online']['score'])}",
              f"Solo game, seed {seed}, challenge {ch.name} (stars at {th}); mission: {ch.quote}"]
     lines.append(
@@ -470,6 +485,11 @@ def game_cmd(
         "  stars reachable: "
         + ", ".join(f"{k}: {_reach(v, res['bound'], t)}" for (k, v), t in zip(res["star_reach"].items(), ch.thresholds))
     )
+    side = "; ".join(f"{p['policy']} {_pts(p['score'])} (" + ("" if p["legal"] and p["mission_met"] else
+                                                            "mission NOT met, ") + f"{_stars(p['stars'])})"
+                     for p in res["policies"])
+    lines.append(f"Policies side by side (each plays the seed without a box, replayed by the referee): {side}. "
+                 f"Best policy: {res['best_policy']}" + (f"; the best layout found: {_pts(pf)}" if pf is not None else ""))
     on = res["online"]
     desc = {
         "rollout": "rollout: each column judged by playing out imagined futures; sees only the current market",
@@ -520,8 +540,9 @@ def _online_text(setup, on: dict, layout, seed: int) -> list[str]:
 
 @desert_app.command("ceiling")
 def ceiling_cmd(
-    layout: pathlib.Path = typer.Argument(..., help="A seeded game in progress: a layout TOML with `seed` and the "
-                                          "rounds played so far (each naming its column)."),
+    layout: pathlib.Path = typer.Argument(..., help="A game in progress: a layout TOML with the rounds played so far. "
+                                          "With a top-level `seed` the rounds left are the seed's; without one "
+                                          "(a real game) the columns still to come are unknown."),
     challenge: Optional[str] = typer.Option(None, "--challenge", help="Challenge id (default: the layout's `challenge`)."),
     as_json: bool = JSON_OPT,
     ruleset: Optional[pathlib.Path] = RULESET_OPT,
@@ -529,35 +550,37 @@ def ceiling_cmd(
     challenges: Optional[pathlib.Path] = CHALLENGES_OPT,
     reading: Optional[list[str]] = READING_OPT,
 ) -> None:
-    """Mid-game ceiling: the most the game can still score from here (the line bound over the columns taken so far
-    and the seed's rounds left, for any play area), and which star levels it rules out."""
-    from solver.desert.ceiling import ceiling
+    """Mid-game ceiling: the most the game can still score from here (a line bound for any play area: over the
+    seed's rounds left, or with no seed over any draw of the tiles left), and which star levels it rules out."""
+    from solver.desert.ceiling import ceiling, ceiling_any_draw
     from solver.desert.game import evaluate
     from solver.desert.layout import load_layout
     from solver.desert.market import draw_market
 
     setup = _setup(ruleset, catalogue, challenges, reading)
     lay = load_layout(layout)
-    if lay.seed is None:
-        raise InputError("a ceiling needs the seed's market: give the layout a top-level `seed`", str(layout))
     cid = challenge or lay.challenge
     ch = setup.challenges.get(cid, "--challenge" if challenge else f"{layout}: challenge") if cid else None
-    market = draw_market(lay.seed, setup.tileset, setup.ruleset)
+    market = draw_market(lay.seed, setup.tileset, setup.ruleset) if lay.seed is not None else None
+    if not lay.rounds:
+        raise InputError("the layout records no round: a ceiling is for a game in progress", str(layout))
     ev = evaluate(setup, lay, ch, market)
     if not ev["legal"]:
         typer.echo(f"The game so far is not legal: {ev['violation']}")
         raise typer.Exit(1)
-    res = ceiling(setup, market, lay, ch)
+    res = ceiling(setup, market, lay, ch) if market is not None else ceiling_any_draw(setup, lay, ch)
     res["score_now"] = ev["score"]
-    uses = {"always", "seed", "tokens", "pawns", "stars"} | ({"missions"} if ch else {"objectives"})
+    uses = {"always", "tokens", "pawns", "stars"} | ({"seed"} if market else set()) | ({"missions"} if ch else {"objectives"})
     basis = _basis(setup, uses, [ch.mission] if ch else [])
     if as_json:
         res.update(layout_file=str(layout), readings=basis["readings"], assumptions=_basis_json(basis))
-        typer.echo(json.dumps(res, indent=2))
+        typer.echo(json.dumps(_noticed(setup, res), indent=2))
         return
-    lines = [f"Ceiling: at most {_pts(res['ceiling'])} at the end of this game (proved: the line bound for any play "
-             f"area, over the columns taken in rounds 1 to {res['after_round']} and every column of the "
-             f"{res['rounds_left']} rounds left)",
+    over = (f"every column of the {res['rounds_left']} rounds left (seed {lay.seed})" if market is not None else
+            f"any draw of the {res['rounds_left']} rounds left (no seed: the catalogue less the tiles placed, the "
+            "columns' shapes, every future token counted as allowing any pawn)")
+    lines = _notice_lines(setup) + [f"Ceiling: at most {_pts(res['ceiling'])} at the end of this game (proved: a line bound for any play "
+             f"area, over the tiles placed in rounds 1 to {res['after_round']} and {over})",
              f"Score of the play area now: {_pts(ev['score'])} after round {res['after_round']}"]
     if "objectives" in res["lines"]:
         lines.append(f"  objective tiles: at most {_pts(res['lines']['objectives'])} in the objectives line, their "
@@ -566,6 +589,7 @@ def ceiling_cmd(
         lines.append(f"Mission: {res['mission']['status']} ({res['mission']['reason']})")
         lines.append(f"{ch.name}: " + ", ".join(f"{_stars(int(k))} ({t}): {v}"
                                                 for (k, v), t in zip(res["stars"].items(), ch.thresholds)))
-    lines.append("The ceiling does not see where the tiles already lie, so it is loose early in a game.")
+    lines.append("The ceiling does not see where the tiles already lie" +
+                 ("" if market is not None else " nor which tiles will come") + ", so it is loose early in a game.")
     lines += _basis_text(basis)
     typer.echo("\n".join(lines))

@@ -14,7 +14,7 @@ import typer
 from solver.board.errors import InputError
 from solver.report.words import ordinal, plural
 from solver.cli.desert import (CATALOGUE_OPT, CHALLENGES_OPT, JSON_OPT, READING_OPT, RULESET_OPT, _basis, _basis_json,
-                               _basis_text, _setup, desert_app)
+                               _basis_text, _noticed, _setup, desert_app)
 
 
 def parse_columns(texts: list[str]) -> list[list[str]]:
@@ -83,6 +83,7 @@ def advise_cmd(
     data["readings"] = basis["readings"]
     data["assumptions"] = _basis_json(basis)
     data["basis_text"] = _basis_text(basis)
+    data = _noticed(setup, data)
     if out is not None:
         write_atomic(out, data["record"] + "\n")
         data["record_file"] = str(out)
@@ -95,7 +96,7 @@ def advise_cmd(
 
 def advice_text(data: dict) -> list[str]:
     sx, sy = data["start_at"]
-    lines = [f"Round {data['round']} of {data['rounds_total']}"
+    lines = ([data["data_notice"]["text"]] if data.get("data_notice") else []) + [f"Round {data['round']} of {data['rounds_total']}"
              + (f" (challenge {data['challenge']})" if data["challenge"] else "")
              + f": take column {data['column']}"]
     for t in data["tiles"]:

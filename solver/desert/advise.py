@@ -166,7 +166,8 @@ def advise(setup: Setup, record: Layout, columns: list[list[str]], tokens: list[
         "stars": ev.get("stars") if last else None,
         "mission_met": ev.get("mission_met"),
         "mission": status,
-        "stars_reachable": _stars_reachable(setup, ch, status, ev, last) if ch else None,
+        "stars_reachable": (_stars_reachable(setup, ch, status, ev, last, lay, [t for col in columns for t in col])
+                            if ch else None),
         "readings": readings.stated(rs),
         "record": lay.to_toml(f"Railroad Tiles Desert: the game so far, {number} of {rs['rounds']} rounds "
                               "(aos-solve desert advise)"),
@@ -175,10 +176,14 @@ def advise(setup: Setup, record: Layout, columns: list[list[str]], tokens: list[
     }
 
 
-def _stars_reachable(setup: Setup, ch, status: dict, ev: dict, finished: bool) -> dict:
+def _stars_reachable(setup: Setup, ch, status: dict, ev: dict, finished: bool, lay: Layout,
+                     shown: list[str]) -> dict:
     """The star levels still reachable: none once the mission is lost for good (a missed mission earns
-    challenges.toml's mission_failed_stars); after the last round the stars earned; otherwise every
-    level not yet reached stays open (no bound over the unknown draws is computed here)."""
+    challenges.toml's mission_failed_stars); after the last round the stars earned; otherwise the levels not
+    above the ceiling over any draw of the rounds left (solver.desert.ceiling.ceiling_any_draw, the tiles shown
+    this round counted as gone): a level above it is out of reach, proved."""
+    from solver.desert.ceiling import ceiling_any_draw
+
     levels = list(range(1, len(ch.thresholds) + 1))
     if finished:
         return {"levels": list(range(1, (ev.get("stars") or 0) + 1)), "why": "the game is over"}
@@ -187,5 +192,11 @@ def _stars_reachable(setup: Setup, ch, status: dict, ev: dict, finished: bool) -
                 "why": f"the mission is lost for good; a missed mission earns {setup.challenges.failed_stars} "
                        f"star{'' if setup.challenges.failed_stars == 1 else 's'} "
                        "[challenges.toml mission_failed_stars]"}
-    return {"levels": levels, "why": "the mission can still be met; no level is proved out of reach (no bound "
-                                     "over the draws still to come is computed by advise)"}
+    top = ceiling_any_draw(setup, lay, ch, shown)["ceiling"]
+    open_ = [i for i in levels if ch.reaches(top, ch.thresholds[i - 1])]
+    out_ = [i for i in levels if i not in open_]
+    why = (f"the mission can still be met; the ceiling over any draw of the rounds left is {top} points"
+           + (f", so level{'s' if len(out_) > 1 else ''} {', '.join(map(str, out_))} "
+              f"{'are' if len(out_) > 1 else 'is'} out of reach (proved)" if out_ else
+              ", above every level: none is proved out of reach yet"))
+    return {"levels": open_, "ceiling": top, "why": why}

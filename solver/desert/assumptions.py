@@ -113,3 +113,32 @@ def used(setup, uses: set[str], missions: list[str]) -> dict:
     order = list(GROUPS) + sorted(set(groups) - set(GROUPS))
     chosen = [s for s in readings.stated(setup.ruleset) if wanted(s["key"])]
     return {"assumed": {g: groups[g] for g in order if g in groups}, "readings": chosen}
+
+
+ROUND_DATA = ("solo_columns", "untaken_columns")  # what a solo round shows: not on the sheet, assumed
+
+
+def data_notice(setup) -> dict | None:
+    """The line every Desert answer opens with while it rests on stand-in data: the tile catalogues marked
+    ``stand_in`` (the real drawings are not published: shared/rules/railroad-tiles-core.md, "Must be assumed")
+    and the solo round's assumed values (column sizes, untaken columns).  None when neither is left."""
+    cats = sorted(pathlib.Path(p).name for p, stand in setup.tileset.stand_in.items() if stand)
+    rounds = [k for k in ROUND_DATA if k in setup.ruleset.rules and setup.ruleset.rules[k].source == "assumed"]
+    if not cats and not rounds:
+        return None
+    parts = []
+    if cats:
+        parts.append(f"the tiles are stand-ins ({', '.join(cats)}; the real drawings are not published)")
+    if rounds:
+        sizes = ", ".join(map(str, setup.ruleset["solo_columns"]))
+        parts.append(f"the solo round is assumed (columns of {sizes} tiles"
+                     + (", untaken columns discarded" if "untaken_columns" in rounds else "") + ")")
+    text = ("STAND-IN DATA: " + " and ".join(parts) + ", so this answer is about the stand-ins, not the printed "
+            "game" + ("; load real catalogues with --catalogue FILE (format: docs/desert.md)" if cats else ""))
+    return {"text": text, "stand_in_catalogues": cats, "assumed_round_data": rounds}
+
+
+def flat(basis: dict) -> list[dict]:
+    """The assumed values an answer used, flat, each with its group (the JSON twin's `assumptions`)."""
+    return [{"group": g, "key": a["key"], "value": a["value"], "reason": a["reason"]}
+            for g, items in basis["assumed"].items() for a in items]

@@ -154,19 +154,33 @@ def _tile(entry: dict, where: str, kind: str, ruleset: Ruleset) -> Tile:
 
 
 def load_catalogues(ruleset: Ruleset, paths: tuple[str | pathlib.Path, ...] | None = None) -> TileSet:
-    paths = tuple(pathlib.Path(p) for p in (paths or DEFAULT_CATALOGUES))
+    """The core and desert catalogues (and the objective tiles).  ``paths`` (--catalogue, repeatable) replace the
+    shipped stand-ins kind by kind: a kind no given file has (its [catalogue].kind) keeps its stand-in."""
+    given = tuple(pathlib.Path(p) for p in (paths or ()))
     tiles: dict[str, Tile] = {}
     sources: dict[str, str] = {}
     stand_in: dict[str, bool] = {}
     start: Tile | None = None
-    for path in paths:
+    objective_path = DEFAULT_OBJECTIVES
+    kinds_from: dict[str, pathlib.Path] = {}
+    todo = [(p, True) for p in given] + [(p, False) for p in DEFAULT_CATALOGUES]
+    for path, from_user in todo:
         data = _read_toml(path)
         head = data.get("catalogue")
         if not isinstance(head, dict):
             raise InputError("missing the [catalogue] header table", str(path))
         kind = head.get("kind")
-        if kind not in TILE_KINDS:
-            raise InputError(f"`kind` must be one of {', '.join(TILE_KINDS)}", f"{path}: [catalogue].kind")
+        if kind not in TILE_KINDS + ("objective",):
+            raise InputError(f"`kind` must be one of {', '.join(TILE_KINDS)} or objective (got {kind!r})",
+                             f"{path}: [catalogue].kind")
+        if kind in kinds_from:
+            if not from_user:
+                continue  # the stand-in of a kind a given file replaces
+            raise InputError(f"a second {kind} catalogue (the first: {kinds_from[kind]})", f"{path}: [catalogue].kind")
+        kinds_from[kind] = path
+        if kind == "objective":  # a real Desert Objective catalogue in place of the stand-in
+            objective_path = path
+            continue
         if not isinstance(head.get("stand_in"), bool):
             raise InputError("`stand_in` must be true or false", f"{path}: [catalogue].stand_in")
         if not isinstance(head.get("provenance"), str) or not head["provenance"].strip():
@@ -202,12 +216,9 @@ def load_catalogues(ruleset: Ruleset, paths: tuple[str | pathlib.Path, ...] | No
             if start.id in tiles:
                 raise InputError(f"start tile id {start.id!r} is also a route tile id", f"{path}: [start].id")
             sources[start.id] = str(path)
-    kinds = {t.kind for t in tiles.values()}
-    if kinds != {CORE, DESERT}:
-        raise InputError("need one core and one desert catalogue", ", ".join(str(p) for p in paths))
-    if start is None:
-        raise InputError("no [start] tile in the core catalogue", ", ".join(str(p) for p in paths))
-    objectives = _load_objectives(ruleset, DEFAULT_OBJECTIVES, tiles, start, sources, stand_in)
+        elif kind == CORE:
+            raise InputError("no [start] tile in the core catalogue", str(path))
+    objectives = _load_objectives(ruleset, objective_path, tiles, start, sources, stand_in)
     return TileSet(tiles=tiles, start=start, sources=sources, stand_in=stand_in, objectives=objectives)
 
 

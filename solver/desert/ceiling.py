@@ -70,18 +70,146 @@ def ceiling(setup, market: Market, layout: Layout, ch=None) -> dict:
         if finished:
             from solver.desert.scoring import score_total
             score = score_total(rep.area)
-        stars = {}
-        for i, t in enumerate(ch.thresholds, 1):
-            if finished:
-                stars[str(i)] = ("reached" if status["status"] == "met" and ch.reaches(score, t) else
-                                 "not reached (the game is over)")
-            elif status["status"] == "lost for good" and i > setup.challenges.failed_stars:
-                stars[str(i)] = "out of reach (proved: the mission is lost for good)"
-            elif ch.reaches(total, t):
-                stars[str(i)] = "still open"
-            else:
-                stars[str(i)] = "out of reach (proved: above the ceiling)"
-        out["stars"] = stars
+        out["stars"] = _star_words(setup, ch, status, finished, score, total)
+    return out
+
+
+def _star_words(setup, ch, status: dict, finished: bool, score: int | None, total: int) -> dict:
+    """Each star level settled or open: after the last round by the score; once the mission is lost for good
+    only the missed mission's stars; otherwise a level above the ceiling is out of reach (proved)."""
+    stars = {}
+    for i, t in enumerate(ch.thresholds, 1):
+        if finished:
+            stars[str(i)] = ("reached" if status["status"] == "met" and ch.reaches(score, t) else
+                             "not reached (the game is over)")
+        elif status["status"] == "lost for good" and i > setup.challenges.failed_stars:
+            stars[str(i)] = "out of reach (proved: the mission is lost for good)"
+        elif ch.reaches(total, t):
+            stars[str(i)] = "still open"
+        else:
+            stars[str(i)] = "out of reach (proved: above the ceiling)"
+    return stars
+
+
+def _add(a, b):
+    from models.desert_layout.bounds import _Column
+
+    return _Column(a.tiles + b.tiles, a.city_tiles + b.city_tiles, a.icons + b.icons,
+                   tuple(x + y for x, y in zip(a.marks, b.marks)), tuple(x + y for x, y in zip(a.pins, b.pins)),
+                   a.trail_sides + b.trail_sides, a.rh_sides + b.rh_sides, a.trail_excess + b.trail_excess)
+
+
+def _fields(c) -> tuple[int, ...]:
+    return (c.tiles, c.city_tiles, c.icons, *c.marks, *c.pins, c.trail_sides, c.rh_sides, c.trail_excess)
+
+
+def _from_fields(v: list[int], n_marks: int):
+    from models.desert_layout.bounds import _Column
+    from solver.desert.tiles import PAWN_KINDS
+
+    m, p = 3 + n_marks, 3 + n_marks + len(PAWN_KINDS)
+    return _Column(v[0], v[1], v[2], tuple(v[3:m]), tuple(v[m:p]), v[p], v[p + 1], v[p + 2])
+
+
+def _mixes(shapes: list[tuple[int, int]], m: int) -> set[tuple[int, int]]:
+    """The (core, desert) tile counts m columns can hold together, one column of the given shapes a round."""
+    got = {(0, 0)}
+    for _ in range(m):
+        got = {(c + a, d + b) for c, d in got for a, b in shapes}
+    return got
+
+
+def ceiling_any_draw(setup, layout: Layout, ch=None, last_shown: list[str] | None = None) -> dict:
+    """The ceiling after the rounds ``layout`` records when the columns still to come are unknown (no seed):
+    a bound over ANY draw of them.
+
+    Why it is an upper bound.  The tiles of the finished play area are those placed so far (known) and, for
+    each round left, at most the tiles of the one column taken.  Each such column is drawn from the catalogue
+    less the tiles placed so far (with ``last_shown``, the tiles shown in the last round recorded, in
+    place of those it placed: taken or discarded, all are gone from the bags), and holds one of the solo column shapes (ruleset solo_columns and column_mix: so many core and so
+    many desert tiles).  So after m more rounds the new tiles are at most C core and D desert tiles of the
+    bags left, (C, D) a sum of m shapes; for every field of the line bound's tile summary (tiles, city tiles,
+    icons, each landmark type, each pawn kind's pinpoints, trail and railroad/highway sides, trail excess:
+    all counts >= 0 per tile) the sum over ANY such choice is at most the sum of the C largest core values
+    plus the D largest desert values, maximised over the (C, D) reachable.  Taken field by field these
+    maxima are at least what the real tiles hold, round by round.  The future tokens are unknown: each
+    opportunity of a round left is counted as a token allowing every pawn kind the stack's tokens allow (a
+    relaxation: more kinds only raise the pawn bound), the active area's size being known (active_slots);
+    the rounds played count only the pawns really placed, each of its own kind.  The line bound of
+    models/desert_layout/bounds.py (holdings_bound: every part of it grows with each field and with the kinds
+    allowed) then holds for every layout of every draw, in any play area.  Objective tiles are counted as
+    the seeded ceiling counts them.  Loose by design: it sees neither the draw nor where tiles lie."""
+    from collections import Counter
+
+    from models.desert_layout.bounds import column_summary, holdings_bound
+    from solver.desert import missions
+    from solver.desert.area import token_allows
+    from solver.desert.layout import active_slots, replay
+    from solver.desert.tiles import PAWN_KINDS
+
+    rs, ts = setup.ruleset, setup.tileset
+    types = list(rs["landmark_types"])
+    if layout.rounds:
+        area = replay(layout, ts, rs).area
+    else:  # before round 1: the start tile alone
+        from solver.desert.area import PlayArea
+
+        area = PlayArea(ts, rs)
+        area.place(ts.start.rotated(layout.start_rotation), layout.start_at, 0)
+    played = len(layout.rounds)
+    placed = [[tp.tile for tp in rp.tiles] for rp in layout.rounds]
+    placed_obj = [t for r in placed for t in r if ts.get(t).objective]
+    still = []
+    if ch is None and played < rs["rounds"]:
+        for kind in sorted({t.objective for t in ts.objectives.values()}):
+            room = rs["objective_tiles_in_play"] - sum(1 for t in placed_obj if ts.get(t).objective == kind)
+            copies = [t.id for t in ts.objectives.values() if t.objective == kind for _ in range(t.count)]
+            still += copies[:max(0, room)]
+    held = [column_summary([ts.start], types)]
+    for r in placed:
+        held.append(_add(held[-1], column_summary([ts.get(t) for t in r], types)))
+    left = {}
+    gone = Counter(t for r in placed for t in r)
+    if last_shown is not None and placed:
+        gone = gone - Counter(placed[-1]) + Counter(last_shown)
+    for kind in ("core", "desert"):
+        bag = Counter(ts.bag(kind)) - gone
+        left[kind] = [_fields(column_summary([ts.get(t)], types)) for t in bag.elements()]
+    shapes = [(rs["column_mix"][str(size)].count("core"), rs["column_mix"][str(size)].count("desert"))
+              for size in rs["solo_columns"]]
+    n_f = len(_fields(held[0]))
+    tops = {}  # per kind, per field: prefix sums of the values, largest first
+    for kind, vals in left.items():
+        tops[kind] = []
+        for f in range(n_f):
+            col = sorted((v[f] for v in vals), reverse=True)
+            pref = [0]
+            for x in col:
+                pref.append(pref[-1] + x)
+            tops[kind].append(pref)
+    base = _add(held[-1], column_summary([ts.get(t) for t in still], types)) if still else held[-1]
+    for m in range(1, rs["rounds"] - played + 1):
+        mixes = _mixes(shapes, m)
+        extra = [max(tops["core"][f][min(c, len(tops["core"][f]) - 1)] +
+                     tops["desert"][f][min(d, len(tops["desert"][f]) - 1)] for c, d in mixes) for f in range(n_f)]
+        held.append(_add(base, _from_fields(extra, len(types))))
+    every = [k for k in PAWN_KINDS if any(token_allows(t, k, rs) for t in set(rs.token_stack()))]
+    opps = [(p.round, [p.kind]) for p in area.pawns]
+    opps += [(r, list(every)) for r in range(played + 1, rs["rounds"] + 1) for _ in range(active_slots(r, rs))]
+    opps.sort(key=lambda o: o[0])
+    total, lines = holdings_bound(rs, held, opps)
+    objective_max = rs["objective_points"] * (len(placed_obj) + len(still))
+    if placed_obj or still:
+        lines["objectives"] = objective_max
+    total += objective_max
+    out = {"after_round": played, "rounds_left": rs["rounds"] - played, "ceiling": total, "lines": lines,
+           "draw": "any (no seed: the columns still to come are unknown)"}
+    if ch is not None:
+        finished = played >= rs["rounds"]
+        status = missions.status(ch, area, finished)
+        out["mission"] = status
+        from solver.desert.scoring import score_total
+        out["stars"] = _star_words(setup, ch, status, finished, score_total(area) if finished else None, total)
     return out
 
 

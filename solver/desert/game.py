@@ -598,6 +598,7 @@ def perfect_foresight(
     beam_width: int = 24,
     known: list[tuple[str, Layout]] | None = None,
     deterministic: bool = True,
+    also: list[tuple[str, Layout]] = (),
 ) -> dict:
     """Best layout for a seeded game seeing the whole market, and an upper bound.
 
@@ -643,13 +644,18 @@ def perfect_foresight(
         ev = evaluate(setup, lay, ch, market)
         return ev["score"] if ev["legal"] and ev["mission_met"] else None
 
+    seeds = list(candidates)
+    for name, lay in also:  # judged as candidates, never a start of the boxed search (they may leave the box)
+        ev = evaluate(setup, lay, ch, market)
+        if ev["legal"] and ev["mission_met"]:
+            candidates.append((ev["score"], name, lay, ev))
     lns = None
     t_lns = time.perf_counter()
-    if candidates:
+    if seeds:
         # Deterministic: the whole limit in work units (the heuristics before it take the
         # same steps on every run); otherwise what the wall clock leaves.
         remaining = time_limit if deterministic else max(1.0, time_limit - (time.perf_counter() - t0))
-        lns = improve(fixed_columns(candidates[0][2]), candidates[0][2], judge, remaining, deterministic=deterministic,
+        lns = improve(fixed_columns(seeds[0][2]), seeds[0][2], judge, remaining, deterministic=deterministic,
                       workers=workers)
         if lns.improved:
             candidates.append((lns.score, "layout solver (LNS)", lns.layout, evaluate(setup, lns.layout, ch, market)))
@@ -704,25 +710,28 @@ def run_game(
     ch = setup.challenges.get(challenge)
     t0 = time.perf_counter()
     market = draw_market(seed, setup.tileset, setup.ruleset)
-    tp = time.perf_counter()
-    progress.note(f"playing the game with the {online_kind} policy")
-    trace: list[dict] = []
-    online = play_policy(setup, market, ch, online_kind, trace=trace)
-    online_s = time.perf_counter() - tp
-    ev_o = evaluate(setup, online, ch, market)
-    known = [(f"online policy ({online_kind})", online)]
-    other = None
-    if online_kind != "greedy":
-        tg = time.perf_counter()
-        progress.note("playing the greedy and random baselines", online_score=ev_o["score"])
-        greedy = play_policy(setup, market, ch, "greedy")
-        ev_g = evaluate(setup, greedy, ch, market)
-        other = {"score": ev_g["score"], "mission_met": ev_g["mission_met"], "stars": ev_g["stars"], "seconds": round(time.perf_counter() - tg, 2)}
-        known.append(("greedy policy", greedy))
-    rnd = play_policy(setup, market, ch, "random")
-    ev_r = evaluate(setup, rnd, ch, market)
+    # The policies play as at the table: no box (the game's play area has no edge), judged by the referee.  The
+    # boxed CP-SAT search starts from the same policies played inside its 6x6 box (ruleset play_area_bound).
+    kinds = [online_kind] + [k for k in ("greedy", "random") if k != online_kind]
+    played, trace = {}, []
+    for kind in kinds:
+        progress.note(f"playing the game with the {kind} policy")
+        tp = time.perf_counter()
+        lay = play_policy(setup, market, ch, kind, trace=trace if kind == online_kind else None, box=None)
+        ev = evaluate(setup, lay, ch, market)
+        played[kind] = (lay, ev, round(time.perf_counter() - tp, 2))
+    online, ev_o, online_s = played[online_kind]
+    boxed = [(f"{k} policy in the box", play_policy(setup, market, ch, k)) for k in kinds if k != "random"]
     progress.note("perfect foresight: the layout model (CP-SAT)", online_score=ev_o["score"])
-    pf = perfect_foresight(setup, market, ch, time_limit, workers=workers, known=known, deterministic=deterministic)
+    pf = perfect_foresight(setup, market, ch, time_limit, workers=workers, known=boxed, deterministic=deterministic,
+                           also=[(f"{k} policy", played[k][0]) for k in kinds if k != "random"])
+    policies = [{"policy": k, "score": ev["score"], "legal": ev["legal"], "mission_met": ev["mission_met"],
+                 "stars": ev["stars"], "seconds": secs} for k, (_, ev, secs) in played.items()]
+    top = max(policies, key=lambda p: (p["legal"] and p["mission_met"], p["score"]))
+    ev_r = played["random"][1]
+    other = ({k: v for k, v in policies[kinds.index("greedy")].items() if k != "policy"}
+             if online_kind != "greedy" else None)
+    rnd = played["random"][0]
     solver = pf["solver"]
     best = pf["score"]
     met = best is not None
@@ -747,11 +756,13 @@ def run_game(
             "legal": ev_o["legal"],
             "mission_met": ev_o["mission_met"],
             "stars": ev_o["stars"],
-            "seconds": round(online_s, 2),
+            "seconds": online_s,
             # its choice each round: the column taken and the value of each column (what the value is: "value")
             "rounds": trace,
         },
         "greedy": other,
+        # every policy played on this seed, side by side (no box), and the best of them
+        "policies": policies, "best_policy": top["policy"],
         "random": {"score": ev_r["score"], "legal": ev_r["legal"], "mission_met": ev_r["mission_met"], "stars": ev_r["stars"]},
         "box": solver["box"],
         "deterministic": solver["deterministic"],

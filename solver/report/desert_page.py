@@ -90,6 +90,11 @@ def desert_page(setup, layout, challenge, data: dict, market=None, drawn: str = 
     ch = challenge
     title = f"Railroad Tiles Desert: {ch.name}, seed {data.get('seed')}"
     out = page_start(title)
+    from solver.desert.assumptions import data_notice
+
+    notice = data_notice(setup)
+    if notice:  # stand-in data first, as every Desert answer
+        out.append(f"<p class='verdict'>{escape(notice['text'])}</p>")
     head, facts = _verdict(data, ch, drawn)
     out.append(f"<p class='verdict'>{escape(head)}</p>" + kv_table(facts))
     readings, assumed = _split_assumptions(setup, challenge)

@@ -4,6 +4,7 @@
 (function () {
   const root = $("desert-root");
   root.innerHTML = `
+  <p id="desert-notice" class="error" role="note"></p>
   <div class="cols">
     <div class="left">
       <fieldset>
@@ -28,6 +29,7 @@
     </div>
     <div class="right">
       <div id="desert-advice" hidden>
+        <p id="desert-advice-notice" class="muted"></p>
         <h2 id="desert-advice-title"></h2>
         <ul id="desert-advice-list"></ul>
         <p id="desert-score"></p>
@@ -72,6 +74,7 @@
     const r = await api("GET", "/api/desert/catalogue");
     if (!r.ok) { say("desert-error", r.data.error); return; }
     D.catalogue = r.data;
+    say("desert-notice", r.data.data_notice ? r.data.data_notice.text : "");
     D.columns = Array.from({length: r.data.columns}, () => []);
     for (const c of r.data.challenges) $("desert-challenge").appendChild(el("option", {value: c.id}, c.name));
     const pal = $("desert-palette");
@@ -101,19 +104,21 @@
     const a = r.data;
     D.advice = a;
     $("desert-advice").hidden = false;
+    say("desert-advice-notice", a.data_notice ? a.data_notice.text : "");
     say("desert-advice-title", `Round ${a.round}: take column ${a.column}`);
     const list = $("desert-advice-list");
     list.innerHTML = "";
-    for (const t of a.tiles) list.appendChild(el("li", {}, `place ${t.tile} at (${t.at[0]}, ${t.at[1]}), rotation ${t.rotation} (quarter turns clockwise)`));
-    if (a.tiles_left_out) list.appendChild(el("li", {}, `${a.tiles_left_out} tile(s) of the column fit nowhere: leave them out`));
+    for (const t of a.tiles) list.appendChild(el("li", {}, `place ${t.tile} at (${t.at[0]}, ${t.at[1]}), turned ${t.rotation} quarter turn${t.rotation === 1 ? "" : "s"} clockwise: ${t.sides}`));
     const nth = (i) => ["first", "second", "third", "fourth", "fifth", "sixth"][i] || `no. ${i + 1}`;
     const n = (k, w) => `${k} ${w}${k === 1 ? "" : "s"}`;
+    if (a.tiles_left_out) list.appendChild(el("li", {}, `${n(a.tiles_left_out, "tile")} of the column fit nowhere: leave them out`));
     for (const p of a.pawns) list.appendChild(el("li", {}, `place a ${p.kind} pawn (the ${p.token} token) on the tile at (${p.at[0]}, ${p.at[1]}), its ${nth(p.pinpoint)} pinpoint: ${n(p.points, "point")}`));
     if (!a.pawns.length) list.appendChild(el("li", {}, "no pawn can score this round"));
-    list.appendChild(el("li", {class: "muted"}, "positions (x, y) count tiles from the start tile at (0, 0): x to the right, y down"));
+    list.appendChild(el("li", {class: "muted"}, `positions (x, y) in the record's frame: the start tile is at (${a.start_at[0]}, ${a.start_at[1]}), x grows east, y grows south`));
     list.appendChild(el("li", {class: "muted"}, "columns compared (" + a.value_basis + "): " + a.columns.map((c) => `${c.column}: ${c.value}`).join(", ")));
     say("desert-score", `Score so far, replayed by the referee: ${a.score_after}` + (a.score_before === null ? "" : ` (was ${a.score_before})`) +
-      ". The advice is the online greedy policy of `desert game`, not a proof of the best move.");
+      `. The advice is the ${a.policy} policy, not a proof of the best move.` +
+      (a.mission ? ` Mission: ${a.mission.status}; star levels still reachable: ${a.stars_reachable.levels.join(", ") || "none"} (${a.stars_reachable.why}).` : ""));
     say("desert-final", a.finished ? `The game is over: ${a.score_after} points` + (a.challenge ? `, ${a.stars} star${a.stars === 1 ? "" : "s"}, mission ${a.mission_met ? "met" : "not met"}` : "") : "");
     $("desert-area").innerHTML = a.svg;
   });
