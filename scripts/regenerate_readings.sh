@@ -1,9 +1,11 @@
 #!/usr/bin/env bash
-# Issue 32, item 4: the readings reports with 100 seeds per difficulty, in the solvers' deep proof mode
-# (--prove), once on local processes and once on a local Dask cluster; wall times go to
-# results/readings-regeneration-times.txt (append these lines to results/README.md).
+# Issues 32 and 45, item 4: the readings reports with 100 seeds per difficulty in reproducible mode, on
+# local processes, on a local Dask cluster, or both (WHERE=local|dask|both, default both); PROVE=1 adds the
+# solvers' deep proof mode (--prove). Wall times go to results/readings-regeneration-times.txt (append
+# these lines to results/README.md).
 #
 #   scripts/regenerate_readings.sh            # everything (hours on 2 cores)
+#   WHERE=dask MAPS=easter-island scripts/regenerate_readings.sh   # Easter Island on a local Dask cluster only
 #   SEEDS=1-5 OUT=/tmp/regen scripts/regenerate_readings.sh   # a rehearsal into another folder
 #   DRY=1 scripts/regenerate_readings.sh      # print the commands only
 #
@@ -14,6 +16,9 @@ cd "$(dirname "$0")/.."
 SEEDS=${SEEDS:-1-100}
 OUT=${OUT:-results}
 WORKERS=${WORKERS:-2}
+WHERE=${WHERE:-both}
+MAPS=${MAPS:-easter-island zoo}
+PROVE=${PROVE:+--prove}
 TIMES=$OUT/readings-regeneration-times.txt
 export PYTHONPATH=$PWD
 run() {
@@ -23,17 +28,24 @@ run() {
     "$@"
     echo "$* : wall $((SECONDS - t0)) s" >> "$TIMES"
 }
-EI=(easter-island --seeds "$SEEDS" --readings default,bag=full,strict-action=on --prove --quiet)
-ZOO=(zoo --shuffle-dangers --seeds "$SEEDS" --readings default,exit-pairs=strict,zoo-exits=stops --prove --quiet)
+EI=(easter-island --seeds "$SEEDS" --readings default,bag=full,strict-action=on ${PROVE:+"$PROVE"} --quiet)
+ZOO=(zoo --shuffle-dangers --seeds "$SEEDS" --readings default,exit-pairs=strict,zoo-exits=stops ${PROVE:+"$PROVE"} --quiet)
 mkdir -p "$OUT"
-# A folder made with other work settings is refused by `batch`: start the regenerated ones afresh.
-[ -n "${DRY:-}" ] || rm -rf "$OUT/batch-readings-easter-island" "$OUT/batch-readings-zoo" \
-    "$OUT/batch-readings-easter-island-dask" "$OUT/batch-readings-zoo-dask"
-run python -m solver batch "${EI[@]}" --workers "$WORKERS" --out "$OUT/batch-readings-easter-island"
-run python -m solver report "$OUT/batch-readings-easter-island"
-run python -m solver batch "${ZOO[@]}" --workers "$WORKERS" --out "$OUT/batch-readings-zoo"
-run python -m solver report "$OUT/batch-readings-zoo"
-
+want() { [[ " $MAPS " == *" $1 "* ]]; }
+local_run() {  # MAP NAME ARGS...: a batch on local processes, then its report
+    local name=$1; shift
+    [ -n "${DRY:-}" ] || rm -rf "${OUT:?}/$name"  # a folder made with other work settings is refused by `batch`
+    run python -m solver batch "$@" --workers "$WORKERS" --out "$OUT/$name"
+    run python -m solver report "$OUT/$name"
+}
+if [ "$WHERE" != dask ]; then
+    want easter-island && local_run batch-readings-easter-island "${EI[@]}"
+    want zoo && local_run batch-readings-zoo "${ZOO[@]}"
+fi
+[ "$WHERE" = local ] && exit 0
+# On a Dask cluster only: the Dask folder is the report's folder.
+DSUF=-dask
+[ "$WHERE" = dask ] && DSUF=
 # The same on a local Dask cluster (scheduler and workers bound to 127.0.0.1, one thread per worker).
 if [ -z "${DRY:-}" ]; then
     dask scheduler --host 127.0.0.1 --port 8786 --no-dashboard > "$OUT/dask-scheduler.log" 2>&1 &
@@ -45,9 +57,15 @@ if [ -z "${DRY:-}" ]; then
     trap 'kill $WORK $SCHED 2>/dev/null || true' EXIT
     sleep 10
 fi
-run python -m solver batch "${EI[@]}" --scheduler tcp://127.0.0.1:8786 --out "$OUT/batch-readings-easter-island-dask"
-run python -m solver batch "${ZOO[@]}" --scheduler tcp://127.0.0.1:8786 --out "$OUT/batch-readings-zoo-dask"
-[ -n "${DRY:-}" ] && exit 0
+dask_run() {
+    local name=$1$DSUF; shift
+    [ -n "${DRY:-}" ] || rm -rf "${OUT:?}/$name"
+    run python -m solver batch "$@" --scheduler tcp://127.0.0.1:8786 --out "$OUT/$name"
+    [ -n "$DSUF" ] || run python -m solver report "$OUT/$name"
+}
+want easter-island && dask_run batch-readings-easter-island "${EI[@]}"
+want zoo && dask_run batch-readings-zoo "${ZOO[@]}"
+{ [ -n "${DRY:-}" ] || [ "$WHERE" != both ]; } && exit 0
 python - "$OUT" <<'EOF'
 import sys, pathlib
 from solver.batch.runner import TIMING_FIELDS, load_results
