@@ -50,11 +50,18 @@ def syn_state(tmp_path, action="engineer", cash=6, discs="[]", this_round="[]", 
     return path
 
 
-def brute_force_discs(state) -> tuple[int, int]:
+def brute_force_discs(state, reuse=True) -> tuple[int, int]:
     """Every ordered choice of up to 2 neurons (all of them, whatever their discs), placed one by one through
-    the ruleset's placement rules (`apply_discs`), paid from cash, then the exhaustive two-step shipping."""
+    the ruleset's placement rules (`apply_discs`), paid from cash, then the exhaustive two-step shipping.
+
+    Two orders of the same neurons that the rules both allow end in states that differ only in the order of
+    the `discs` and `discs_this_round` lists, which the ruleset reads as sets (links from the set of discs,
+    membership, counts); their cash is the same sum. So the shipping of a placement is searched once per
+    (set of discs, set of this round's discs, shared disc, cash) and reused: every legal order is still
+    tried, none is skipped before the rules judge it (reuse=False searches each order again: the check)."""
     rs, inst = state.ruleset, state.instance
     best = None
+    done: dict = {}
     neurons = sorted(inst.board.nodes)
     for k in range(0, rs.rule(inst, "discs_per_round") + 1):
         for combo in itertools.permutations(neurons, k):
@@ -68,7 +75,12 @@ def brute_force_discs(state) -> tuple[int, int]:
             hyp.me.cash -= cost
             hyp.cash = hyp.me.cash
             hyp.turn_phase, hyp.shipments_done = "shipping", 0
-            key = _best(hyp)
+            extra = hyp.me.extra
+            same = (frozenset(extra.get("discs", [])), frozenset(extra.get("discs_this_round", [])),
+                    extra.get("shared_this_round"), hyp.me.cash)
+            if same not in done or not reuse:
+                done[same] = _best(hyp)
+            key = done[same]
             best = key if best is None or key > best else best
     return best
 
@@ -84,6 +96,15 @@ def test_synapses_engineer_shared_disc_is_searched(run_cli, tmp_path):
     assert (data["best"]["income_after_turn"], data["best"]["cash_after_turn"]) == (1, 0)
     state = load_state(load_instance(SYN), path)
     assert search_build_turn(state).key == brute_force_discs(state)
+
+
+def test_brute_force_reusing_a_placement_in_another_order_loses_nothing(tmp_path):
+    """brute_force_discs searches the shipping of two orders of the same discs once: the same best as
+    searching every order (with the Engineer's shared disc and without)."""
+    inst = load_instance(SYN)
+    for action in ("engineer", "production"):
+        state = load_state(inst, syn_state(tmp_path, action=action, cash=8))
+        assert brute_force_discs(state) == brute_force_discs(state, reuse=False)
 
 
 def test_synapses_shared_disc_only_with_the_engineer(tmp_path):
