@@ -38,15 +38,19 @@ FIELDS = ["challenge", "seed", "advise_score", "advise_stars", "advise_met", "ad
           "greedy_score", "greedy_stars", "greedy_met", "greedy_cpu"]
 
 
-def follow_advice(setup, market, ch, futures: int, budget: float | None = None) -> tuple[dict, list[float]]:
-    """Play the market by asking `advise` every round (the lookahead policy) and keeping its record."""
+def follow_advice(setup, market, ch, futures: int, budget: float | None = None, work: int | None = None,
+                  log: list | None = None) -> tuple[dict, list[float]]:
+    """Play the market by asking `advise` every round (the lookahead policy) and keeping its record
+    (``log``, if given, gets each round's lookahead summary: futures played, work, CPU s)."""
     record = Layout(challenge=ch.id)
     cpu, taken = [], []
     for offer in market.rounds:
         t = time.process_time()
         data = advise(setup, record, [list(c) for c in offer.columns], list(offer.tokens), ch,
-                      policy="lookahead", futures=futures, time_budget=budget, seed=0)
+                      policy="lookahead", futures=futures, time_budget=budget, seed=0, work_budget=work)
         cpu.append(time.process_time() - t)
+        if log is not None:
+            log.append(data["lookahead"])
         taken.append(data["column"])
         record = parse_layout(tomllib.loads(data["record"]), "advice record")
     record.seed, record.challenge = market.seed, ch.id
