@@ -79,8 +79,13 @@ def main(argv: list[str] | None = None) -> int:
     )
     ap.add_argument(
         "--advise-futures", type=int, default=4, metavar="N",
-        help="also follow `desert advise` (the lookahead, N futures a round, no time budget: deterministic) round by "
-        "round on every seed, as benchmarks/desert_advise.py does (default 4; 0 to skip)",
+        help="also follow `desert advise` (the lookahead, N futures a round at most, no time budget: deterministic) "
+        "round by round on every seed, as benchmarks/desert_advise.py does (default 4; 0 to skip)",
+    )
+    ap.add_argument(
+        "--advise-work", type=int, default=0, metavar="W",
+        help="the advice's deterministic work budget a round (`desert advise --work W`: a next future only while "
+        "the work fits; default 0 = none, --advise-futures alone fixes the work)",
     )
     ap.add_argument(
         "--compare-policy", default="", metavar="COMMIT",
@@ -147,7 +152,8 @@ def main(argv: list[str] | None = None) -> int:
         if args.advise_futures > 0:
             from desert_advise import follow_advice   # benchmarks/desert_advise.py: the advice followed each round
 
-            ev_a, cpu = follow_advice(setup, draw_market(seed, setup.tileset, setup.ruleset), ch, args.advise_futures)
+            ev_a, cpu = follow_advice(setup, draw_market(seed, setup.tileset, setup.ruleset), ch, args.advise_futures,
+                                      work=args.advise_work or None)
             row.update(advise_score=ev_a["score"], advise_mission_met=ev_a["mission_met"], advise_stars=ev_a["stars"],
                        advise_cpu_max_round=round(max(cpu), 2))
         if before is not None:
@@ -235,7 +241,10 @@ def summarise(rows, args, setup, seconds, argv) -> str:
         "",
         "Policies (online = rollout, greedy, random, and `advise` when run) play without a box, as at the table "
         "(the game's play area has no edge); `advise` = `desert advise` followed round by round (the lookahead, "
-        f"{args.advise_futures} futures a round, no time budget), its record fed back each round.  ",
+        f"at most {args.advise_futures} futures a round, "
+        + (f"a next one only while the work fits in {args.advise_work} units (`desert advise --futures "
+           f"{args.advise_futures} --work {args.advise_work} --time 0`), " if args.advise_work else "")
+        + "no time budget: deterministic), its record fed back each round.  ",
         "",
         "Numbers are about the STAND-IN tile catalogues and the assumed core values (instances/desert/ruleset.toml).",
         "",

@@ -38,15 +38,19 @@ FIELDS = ["challenge", "seed", "advise_score", "advise_stars", "advise_met", "ad
           "greedy_score", "greedy_stars", "greedy_met", "greedy_cpu"]
 
 
-def follow_advice(setup, market, ch, futures: int, budget: float | None = None) -> tuple[dict, list[float]]:
-    """Play the market by asking `advise` every round (the lookahead policy) and keeping its record."""
+def follow_advice(setup, market, ch, futures: int, budget: float | None = None, work: int | None = None,
+                  log: list | None = None) -> tuple[dict, list[float]]:
+    """Play the market by asking `advise` every round (the lookahead policy) and keeping its record
+    (``log``, if given, gets each round's lookahead summary: futures played, work, CPU s)."""
     record = Layout(challenge=ch.id)
     cpu, taken = [], []
     for offer in market.rounds:
         t = time.process_time()
         data = advise(setup, record, [list(c) for c in offer.columns], list(offer.tokens), ch,
-                      policy="lookahead", futures=futures, time_budget=budget, seed=0)
+                      policy="lookahead", futures=futures, time_budget=budget, seed=0, work_budget=work)
         cpu.append(time.process_time() - t)
+        if log is not None:
+            log.append(data["lookahead"])
         taken.append(data["column"])
         record = parse_layout(tomllib.loads(data["record"]), "advice record")
     record.seed, record.challenge = market.seed, ch.id
@@ -63,6 +67,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--futures", type=int, default=4, help="imagined futures per column of the lookahead (default 4)")
     ap.add_argument("--time", type=float, default=None, help="CPU-second budget per round of advice, as `desert "
                     "advise --time` (default: none, so --futures alone fixes the work and the run is deterministic)")
+    ap.add_argument("--work", type=int, default=None, help="the deterministic work budget per round of advice, as "
+                    "`desert advise --work` (default: none)")
     ap.add_argument("--challenges", default=",".join(CHALLENGES), help="comma-separated challenge ids")
     ap.add_argument("--out", default=str(ROOT / "results" / "desert-advise.csv"))
     args = ap.parse_args(argv)
@@ -74,7 +80,7 @@ def main(argv: list[str] | None = None) -> int:
         for seed in range(1, args.seeds + 1):
             market = draw_market(seed, setup.tileset, setup.ruleset)
             row = {"challenge": cid, "seed": seed}
-            ev, cpu = follow_advice(setup, market, ch, args.futures, args.time)
+            ev, cpu = follow_advice(setup, market, ch, args.futures, args.time, args.work)
             row.update(advise_score=ev["score"], advise_stars=ev["stars"], advise_met=ev["mission_met"],
                        advise_cpu_max_round=round(max(cpu), 2), advise_cpu_total=round(sum(cpu), 2))
             for kind in ("rollout", "greedy"):
@@ -99,7 +105,8 @@ def main(argv: list[str] | None = None) -> int:
 
 def summary(rows: list[dict], args, wall: float) -> str:
     cmd = f"python benchmarks/desert_advise.py --seeds {args.seeds} --futures {args.futures}" + (
-        f" --time {args.time:g}" if args.time else "") + (f" --out {args.out}" if args.out != str(
+        f" --time {args.time:g}" if args.time else "") + (f" --work {args.work}" if args.work else "") + (
+        f" --challenges {args.challenges}" if args.challenges != ",".join(CHALLENGES) else "") + (f" --out {args.out}" if args.out != str(
             ROOT / "results" / "desert-advise.csv") else "")
     load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
     lines = ["# `desert advise` followed round by round vs the policies (issue 40)", "",
@@ -109,6 +116,7 @@ def summary(rows: list[dict], args, wall: float) -> str:
              f"at most {args.futures} imagined futures per column, "
              + (f"a new one started only within {args.time:g} CPU s a round (not deterministic: the budget decides "
                 "how many), " if args.time else "no time cut (deterministic), ")
+             + (f"a next one only while the work fits in {args.work} units, " if args.work else "")
              + "each future valued by its "
              + ("final score with pawn points x2" if lookahead.PAWN_WEIGHT_X2 else "final score")
              + "; all on an unboxed table.", "",

@@ -60,6 +60,7 @@ def test_advice_cli_writes_a_record_that_desert_score_accepts(tmp_path, capsys):
     (["--columns", "C21,C02,C03,C04,C05"], "one solo column holds at most"),
     (["--columns", "C21,D06", "--tokens", "camel,car"], "2 active tokens in round 1"),
     (["--columns", "C21,D06", "--tokens", "dragon"], "unknown token(s) ['dragon']"),
+    (["--columns", "C21,D06", "--work", "-1"], "--work must be >= 0, got -1"),
 ])
 def test_bad_advice_input_is_one_message_and_exit_2(args, message, capsys):
     assert run(["desert", "advise", *args]) == 2

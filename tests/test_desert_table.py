@@ -178,3 +178,25 @@ def test_lookahead_advice_is_seeded_and_judges_columns_on_imagined_futures(setup
     assert [c["value"] for c in a["columns"]] != [c["value"] for c in g["columns"]]
     assert "imagined future" in a["value_basis"]
     parse_layout(tomllib.loads(a["record"]), "record")
+
+
+def test_lookahead_work_budget_stops_the_futures_the_same_way_on_every_machine(setup):
+    """The deterministic budget (the benchmark's): a next future only if the work so far plus one more future's
+    mean work fits, work counted in tiles offered to the placer, never read off a clock."""
+    ch = setup.challenges.get("desert-of-death")
+    market = draw_market(5, setup.tileset, setup.ruleset)
+    offer = market.rounds[5]
+    game = play_policy(setup, market, ch, "greedy", box=None)
+    record = Layout(game.start_at, 0, [RoundPlay(rp.number, tokens=list(market.rounds[rp.number - 1].tokens),
+                                                 tiles=rp.tiles, pawns=rp.pawns) for rp in game.rounds[:5]], ch.id)
+    args = (setup, record, [list(c) for c in offer.columns], list(offer.tokens), ch)
+    one = advise(*args, futures=1, time_budget=None, seed=1)
+    w1 = one["lookahead"]["work"]
+    assert w1 > 0
+    cut = advise(*args, futures=4, time_budget=None, seed=1, work_budget=w1)
+    assert cut["lookahead"]["futures"] == 1 and cut["lookahead"]["cut_by_work"]
+    assert [c["value"] for c in cut["columns"]] == [c["value"] for c in one["columns"]]
+    assert "work budget" in cut["value_basis"]
+    room = advise(*args, futures=2, time_budget=None, seed=1, work_budget=10 * w1)
+    assert room["lookahead"]["futures"] == 2 and not room["lookahead"]["cut_by_work"]
+    assert w1 < room["lookahead"]["work"] <= 10 * w1

@@ -50,6 +50,9 @@ def advise_cmd(
     futures: int = typer.Option(8, "--futures", help="Imagined futures per column at most (the lookahead)."),
     seed: int = typer.Option(0, "--seed", help="Seed of the imagined futures (same seed, same advice, unless "
                              "--time cuts the futures short)."),
+    work: int = typer.Option(0, "--work", help="Deterministic budget of the lookahead: a next future only while the "
+                             "work (tiles offered to the placer in the imagined rounds) fits; the same advice on "
+                             "every machine (with --time 0). 0 = no limit."),
 ) -> None:
     """Advice for this round of your game: the column, where each tile goes, which pawns, and the score so far.
 
@@ -67,6 +70,8 @@ def advise_cmd(
         raise InputError(f"--time must be a finite number of seconds >= 0, got {time}", "--time")
     if futures < 1:
         raise InputError(f"--futures must be at least 1, got {futures}", "--futures")
+    if work < 0:
+        raise InputError(f"--work must be >= 0, got {work}", "--work")
     setup = _setup(ruleset, catalogue, challenges, reading)
     record = load_layout(area) if area is not None else Layout(source="the game so far")
     if record.seed is not None:
@@ -76,7 +81,8 @@ def advise_cmd(
     ch = setup.challenges.get(cid, "--challenge" if challenge else f"{area}: challenge") if cid else None
     record.challenge = ch.id if ch else None
     token_list = [t.strip() for t in tokens.split(",") if t.strip()]
-    data = advise(setup, record, parse_columns(columns), token_list, ch, policy, futures, time or None, seed)
+    data = advise(setup, record, parse_columns(columns), token_list, ch, policy, futures, time or None, seed,
+                  work_budget=work or None)
     data.pop("_area")
     basis = _basis(setup, {"always", "tokens", "pawns", "policy"} | ({"missions", "stars"} if ch else set()),
                    [ch.mission] if ch else [])

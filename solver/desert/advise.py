@@ -93,12 +93,13 @@ def _tiles_json(setup: Setup, plays) -> list[dict]:
 
 
 def advise(setup: Setup, record: Layout, columns: list[list[str]], tokens: list[str], ch=None,
-           policy: str = "lookahead", futures: int = 8, time_budget: float | None = 3.0, seed: int = 0) -> dict:
+           policy: str = "lookahead", futures: int = 8, time_budget: float | None = 3.0, seed: int = 0,
+           work_budget: int | None = None) -> dict:
     """The column to take, where each tile goes, which pawns to place, and the record with this round added.
 
     ``policy`` "lookahead" (default): each column judged on imagined futures played out with the rollout
-    policy (solver.desert.lookahead; ``futures`` at most, within ``time_budget`` CPU seconds, seeded by
-    ``seed``); "greedy": the end-of-game estimate now.  The last round is judged on the referee's final
+    policy (solver.desert.lookahead; ``futures`` at most, within ``time_budget`` CPU seconds and
+    ``work_budget`` (deterministic work), seeded by ``seed``); "greedy": the end-of-game estimate now.  The last round is judged on the referee's final
     score.  Tiles go anywhere on the table (no box: the game's play area has no edge)."""
     rs = setup.ruleset
     if policy not in ("lookahead", "greedy"):
@@ -109,7 +110,8 @@ def advise(setup: Setup, record: Layout, columns: list[list[str]], tokens: list[
     look = None
     if policy == "lookahead" and not last:
         seen = [tp.tile for rp in record.rounds for tp in rp.tiles] + [t for col in columns for t in col]
-        look = lookahead.column_values(setup, area, number, columns, tokens, ch, seen, futures, time_budget, seed)
+        look = lookahead.column_values(setup, area, number, columns, tokens, ch, seen, futures, time_budget, seed,
+                                       work_budget=work_budget)
     options = []
     for k, col in enumerate(columns):
         if look is not None:
@@ -145,14 +147,17 @@ def advise(setup: Setup, record: Layout, columns: list[list[str]], tokens: list[
         basis = look["basis"] + (f"; the {time_budget:g} s budget stopped it after {look['futures']} of "
                                  f"{look['futures_asked']} futures (a run on another machine may differ)"
                                  if look["cut_by_time"] else "")
+        basis += (f"; the work budget ({work_budget}) stopped it after {look['futures']} of {look['futures_asked']} "
+                  "futures" if look["cut_by_work"] else "")
     else:
         basis = f"end-of-game estimate: score now + 0.3 a free pinpoint + pawn points x{PAWN_BONUS:g} again"
     status = missions.status(ch, ev["_area"], last) if ch else None
     return {
         "round": number, "rounds_total": rs["rounds"], "challenge": ch.id if ch else None,
         "policy": policy, "column": best["column"], "value_basis": basis,
-        "lookahead": ({k: look[k] for k in ("futures", "futures_asked", "cut_by_time", "cpu_seconds")}
-                      | {"seed": seed, "time_budget": time_budget} if look else None),
+        "lookahead": ({k: look[k] for k in ("futures", "futures_asked", "cut_by_time", "cut_by_work", "work",
+                                         "cpu_seconds")}
+                      | {"seed": seed, "time_budget": time_budget, "work_budget": work_budget} if look else None),
         "columns": [{k: v for k, v in o.items() if not k.startswith("_")} for o in options],
         "tiles": _tiles_json(setup, play.tiles),
         "tiles_left_out": len(columns[best["column"] - 1]) - len(play.tiles),

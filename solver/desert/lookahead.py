@@ -33,6 +33,10 @@ from solver.desert.market import Market, RoundOffer
 
 INNER_ROLLOUTS = 2       # imagined rollouts per column inside an imagined future (the rollout policy uses 4)
 MISSED = 100             # the rollout policy's penalty for a missed mission
+# Work units of one tile offered to the greedy placer: 1 in a rollout (spots pre-ranked, ROLLOUT_PRUNE), UNPRUNED
+# when every spot is tried (a column chosen in a play-out): about 4x the CPU on this machine (round 7's play-outs,
+# all unpruned, cost about 8 ms a tile, round 1's, mostly pruned, about 2 ms).
+UNPRUNED = 4
 # The value of a future played to the end: its final score (False), or with pawn points counted twice as the
 # rollout policy's own estimate does (True; the first measured variant, results/desert-advise-pawnx2.md).
 PAWN_WEIGHT_X2 = False
@@ -76,9 +80,12 @@ def _as_market(setup: Setup, number: int, seen: list[str], order: list[str], fut
 
 
 def play_out(setup: Setup, area: PlayArea, market: Market, number: int, ch, key: str,
-             rollouts: int = INNER_ROLLOUTS) -> float:
-    """Play the rounds after ``number`` of ``market`` with the rollout policy; the final value."""
+             rollouts: int = INNER_ROLLOUTS, work: list[int] | None = None) -> float:
+    """Play the rounds after ``number`` of ``market`` with the rollout policy; the final value.
+    ``work[0]`` grows by the tiles offered to every column tried and every inner rollout (the
+    deterministic measure of the effort that ``column_values``'s work budget counts)."""
     last = setup.ruleset["rounds"]
+    work = work if work is not None else [0]
     for offer in market.rounds[number:]:
         best = None
         if offer.number == last:
@@ -86,6 +93,7 @@ def play_out(setup: Setup, area: PlayArea, market: Market, number: int, ch, key:
                 trial = area.copy()
                 _play_column(trial, list(col), offer.number, ch, None, None)
                 _place_pawns(trial, offer.tokens, ch, None, offer.number)
+                work[0] += UNPRUNED * len(col)
                 met = ch is None or missions.check(ch, trial).met
                 val = scoring.score_total(trial) - (0 if met else 1000)
                 if best is None or val > best[0]:
@@ -101,6 +109,7 @@ def play_out(setup: Setup, area: PlayArea, market: Market, number: int, ch, key:
                 _play_column(trial, list(col), offer.number, ch, None, None)
                 _place_pawns(trial, offer.tokens, ch, None, offer.number)
                 val = sum(_rollout_value(trial.copy(), f, ch, None) for f in futures) / len(futures)
+                work[0] += UNPRUNED * len(col) + sum(len(o.columns[j]) for f in futures for o, j in f)
                 if best is None or val > best[0]:
                     best = (val, trial)
         area = best[1]
@@ -111,10 +120,13 @@ def play_out(setup: Setup, area: PlayArea, market: Market, number: int, ch, key:
 
 def column_values(setup: Setup, area: PlayArea, number: int, columns: list[list[str]], tokens: list[str], ch,
                   seen: list[str], futures: int = 8, time_budget: float | None = 3.0, seed: int = 0,
-                  known_reveals: list[str] | None = None) -> dict:
+                  known_reveals: list[str] | None = None, work_budget: int | None = None) -> dict:
     """Each column played now (greedy tiles, exact pawns) and judged by the mean over imagined
     futures played out with the rollout policy.  Futures are added one at a time for every
-    column until ``futures`` or the CPU-time budget is spent (at least one)."""
+    column until ``futures`` or the CPU-time budget is spent (at least one).  ``work_budget``
+    is the deterministic limit (the same futures on every machine): a next future is started
+    only if the work so far plus one more future's mean work stays within it, work counted as
+    the tiles offered to the greedy placer in every imagined round (``play_out``, ``UNPRUNED``)."""
     t0 = time.process_time()
     trials = []
     for col in columns:
@@ -123,19 +135,22 @@ def column_values(setup: Setup, area: PlayArea, number: int, columns: list[list[
         pawns = _place_pawns(trial, tuple(tokens), ch, None, number)
         trials.append((trial, tiles, pawns))
     totals = [0.0] * len(columns)
-    used, cut = 0, False
+    used, cut, cut_work, work = 0, False, False, [0]
     for i in range(futures):
         if i and time_budget is not None and time.process_time() - t0 > time_budget:
             cut = True
+            break
+        if i and work_budget is not None and work[0] + work[0] / used > work_budget:
+            cut_work = True
             break
         rng = random.Random(f"desert-lookahead:{seed}:{number}:{i}")
         order, future = imagine(setup, number, seen, tokens, rng, known_reveals)
         market = _as_market(setup, number, seen, order, future)
         for k, (trial, _, _) in enumerate(trials):
-            totals[k] += play_out(setup, trial.copy(), market, number, ch, f"{seed}:{number}:{i}")
+            totals[k] += play_out(setup, trial.copy(), market, number, ch, f"{seed}:{number}:{i}", work=work)
         used += 1
     return {"values": [t / used for t in totals], "plays": trials, "futures": used, "futures_asked": futures,
-            "cut_by_time": cut, "cpu_seconds": round(time.process_time() - t0, 2),
+            "cut_by_time": cut, "cut_by_work": cut_work, "work": work[0], "cpu_seconds": round(time.process_time() - t0, 2),
             "basis": (f"mean final score over {used} imagined future{'' if used == 1 else 's'} played out with the rollout policy"
                       + (f", pawn points x{1 + PAWN_BONUS:g}" if PAWN_WEIGHT_X2 else "")
                       + f" (mission missed: -{MISSED})")}
