@@ -48,6 +48,7 @@ def run(conn, kind: str, request: dict) -> None:
 def solve(request: dict) -> tuple[dict, str, dict | None]:
     """One solo solve from a request the server checked: board path, map, setup or seed or plan prefix."""
     from solver.engine.readings import make_rules
+    from solver.engine.scenario import Scenario
     from solver.engine.setup import draw_setup, setup_from_mapping
     from solver.report.plan_pages import plan_page
     from solver.solo.position import cap_record, cap_seconds, position_from, solo_extras, solve_mode
@@ -57,16 +58,10 @@ def solve(request: dict) -> tuple[dict, str, dict | None]:
     ruleset = inst.scenario.ruleset
     if ruleset == "easter-island":
         from solver.solo.easter_island import analyse
-        from solver.report.solo_report import answer_json
-
-        def to_json(difficulty, cubes, answer, rules, seed):
-            return answer_json(inst, "easter-island", difficulty, cubes, answer, rules, seed)
+        from solver.report.solo_report import answer_json as to_json
     elif ruleset == "zoo":
         from solver.solo.zoo import analyse
-        from solver.report.zoo_report import zoo_answer_json
-
-        def to_json(difficulty, cubes, answer, rules, seed):
-            return zoo_answer_json(inst, difficulty, cubes, answer, rules, seed)
+        from solver.report.zoo_report import zoo_answer_json as to_json
     else:
         raise InputError(f"the app solves Easter Island and Zoo boards, not {ruleset}", "board")
     given = checks.settings(request)
@@ -97,9 +92,9 @@ def solve(request: dict) -> tuple[dict, str, dict | None]:
                 else draw_setup(inst, difficulty, seed)
     deterministic = budget is not None
     with interrupt.wall_clock_cap(cap_seconds(time_limit, deterministic)) as cap:  # as the CLI does
-        answer = analyse(inst, difficulty, cubes, rules, rounds=rounds, time_limit=time_limit, budget=budget,
-                         params=params, start=start)
-    data = to_json(difficulty, cubes, answer, rules, seed)
+        answer = analyse(Scenario(inst, difficulty, cubes, rules, seed=seed, rounds=rounds), time_limit=time_limit,
+                         budget=budget, params=params, start=start)
+    data = to_json(answer)
     extra, _ = solo_extras(answer, start)
     data.update(extra)
     data["time_cap"] = cap_record(cap, deterministic)

@@ -110,8 +110,9 @@ def solo_batch_solve(name: str, difficulty: str, seed: int, mode: Mode, instance
 
     The same as solver.solo.easter_island.batch_solve and solver.solo.zoo.batch_solve, except that the
     solver gets the batch's work budget and CP-SAT parameters instead of a wall-clock time limit.
-    ``on_answer(instance, difficulty, setup, answer, rules, seed)`` may add fields (the plan pages)."""
+    ``on_answer(answer)`` may add fields (the plan pages); the answer carries its scenario."""
     from solver.engine.readings import make_rules
+    from solver.engine.scenario import Scenario
     from solver.engine.setup import draw_setup, setup_to_json
     from solver.games import default_instance, load_instance
     from solver.solo.relaxation import proof_record
@@ -125,9 +126,9 @@ def solo_batch_solve(name: str, difficulty: str, seed: int, mode: Mode, instance
     if name == "easter-island":
         prove_networks(inst)
     budget, params = mode.solver_params()
-    answer = solver.analyse(inst, difficulty, setup, rules, time_limit=SOLO_NETWORK_SECONDS, budget=budget,
-                            params=params)
-    kept = on_answer(inst, difficulty, setup, answer, rules, seed) if on_answer else {}
+    answer = solver.analyse(Scenario(inst, difficulty, setup, rules, seed=seed), time_limit=SOLO_NETWORK_SECONDS,
+                            budget=budget, params=params)
+    kept = on_answer(answer) if on_answer else {}
     record = {**answer.batch_record(), **proof_record(answer), "round_limit": inst.scenario.rounds,
               "shares_limit": inst.scenario.max_shares, **kept}
     if name == "zoo":
@@ -175,15 +176,15 @@ def _kept(page: pathlib.Path, write) -> dict:
 
 def _solo_page_writer(name: str, page: pathlib.Path):
     """The solo solvers' on_answer hook: the same round-by-round page as `--html`, from the referee's replay."""
-    def on_answer(inst, difficulty, setup, answer, rules, seed) -> dict:
+    def on_answer(answer) -> dict:
         from solver.report.plan_pages import plan_page
         if name == "zoo":
             from solver.report.zoo_report import zoo_answer_json
-            data = zoo_answer_json(inst, difficulty, setup, answer, rules, seed)
+            data = zoo_answer_json(answer)
         else:
             from solver.report.solo_report import answer_json
-            data = answer_json(inst, name, difficulty, setup, answer, rules, seed)
-        return _kept(page, lambda: plan_page(inst, answer.plan, data))
+            data = answer_json(answer)
+        return _kept(page, lambda: plan_page(answer.scenario.instance, answer.plan, data))
     return on_answer
 
 

@@ -116,6 +116,7 @@ def easter_island(
     from solver.solo.easter_island import analyse
     from solver.report.render import render_board
     from solver.engine.readings import BY_NAME
+    from solver.engine.scenario import Scenario
     from solver.report.solo_report import answer_json, answer_text
 
     check_output_path(svg, "--svg")
@@ -141,9 +142,9 @@ def easter_island(
             "bag": BY_NAME["bag"].parse(bag, "--bag") if bag is not None else None})
         cubes, used_seed = read_setup(inst, difficulty, seed, setup, rules)
     with progress.shown(quiet), interrupt.wall_clock_cap(cap_seconds(time_limit, deterministic)) as cap:
-        answer = analyse(inst, difficulty, cubes, rules, rounds=rounds, time_limit=time_limit, budget=budget,
-                         params=params, start=start)
-    data = answer_json(inst, "easter-island", difficulty, cubes, answer, rules, used_seed)
+        answer = analyse(Scenario(inst, difficulty, cubes, rules, seed=used_seed, rounds=rounds),
+                         time_limit=time_limit, budget=budget, params=params, start=start)
+    data = answer_json(answer)
     extra, extra_lines = solo_extras(answer, start)
     data.update(extra)
     data["time_cap"] = cap_record(cap, deterministic)

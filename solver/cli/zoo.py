@@ -109,7 +109,7 @@ def zoo(
         return
     from solver.report.render import render_board
     from solver.report.solo_report import answer_text
-    from solver.engine.state import Rules
+    from solver.engine.scenario import Scenario
     from solver.solo.zoo import analyse
     from solver.report.zoo_report import zoo_answer_json
 
@@ -130,9 +130,9 @@ def zoo(
                                             "feed_new_cities": literal_areas})
         food, used_seed = read_zoo_setup(inst, difficulty, seed, setup, rules)
     with progress.shown(quiet), interrupt.wall_clock_cap(cap_seconds(time_limit, deterministic)) as cap:
-        answer = analyse(inst, difficulty, food, rules, rounds=rounds, time_limit=time_limit, budget=budget,
-                         params=params, start=start)
-    data = zoo_answer_json(inst, difficulty, food, answer, rules, used_seed)
+        answer = analyse(Scenario(inst, difficulty, food, rules, seed=used_seed, rounds=rounds),
+                         time_limit=time_limit, budget=budget, params=params, start=start)
+    data = zoo_answer_json(answer)
     extra, extra_lines = solo_extras(answer, start)
     data.update(extra)
     data["time_cap"] = cap_record(cap, deterministic)

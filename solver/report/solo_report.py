@@ -13,7 +13,7 @@ from solver.board.provenance import grouped
 from solver.report.output import assumptions_json
 from solver.engine.plan import Plan, replay
 from solver.solo.answer import Answer
-from solver.engine.setup import Setup, setup_to_json
+from solver.engine.setup import setup_to_json
 from solver.report.round_words import left_words, money_words, round_heading, round_steps
 from solver.report.words import money, plural
 
@@ -95,11 +95,14 @@ def answer_uses(instance: Instance, answer: Answer, rules, drawn: bool,
     return uses, extra
 
 
-def answer_json(instance: Instance, scenario: str, difficulty: str, setup: Setup, answer: Answer,
-                rules, seed: int | None) -> dict:
+def answer_json(answer: Answer) -> dict:
+    """The answer as JSON, with the question it answers (`answer.scenario`: board, setup, readings, seed)."""
+    question = answer.scenario
+    instance, setup, rules, seed = question.instance, question.setup, question.rules, question.seed
+    difficulty = question.difficulty
     net = answer.network
     out = {
-        "scenario": scenario, "difficulty": difficulty, "seed": seed,
+        "scenario": question.name, "difficulty": difficulty, "seed": seed,
         "setup": setup_to_json(instance, setup),
         "verdict": answer.verdict, "verdict_proof": answer.verdict_proof,
         "round_limit": answer.round_limit,
