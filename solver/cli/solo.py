@@ -150,19 +150,20 @@ def easter_island(
     data["time_cap"] = cap_record(cap, deterministic)
     svg_text = None
     if svg is not None:
-        svg_text = solo_svg(inst, answer, cubes, rules, render_board)
+        svg_text = solo_svg(answer, render_board)
     text = answer_text(data, inst, rules, verbose, extra_lines)
     if html is not None:
         write_html(html, inst, answer.plan, data)
     emit(data, text, json_out, svg, svg_text, plan_out, answer.plan.to_json(inst) if answer.plan else None)
 
 
-def solo_svg(inst, answer, cubes, rules, render_board) -> str:
+def solo_svg(answer, render_board) -> str:
     """The plan's final network and every shipment; without a plan, the cheapest network."""
     from solver.engine.state import GameState
     from solver.report.plan_pages import round_pictures
+    inst = answer.scenario.instance
     if answer.plan is None:
-        state = GameState.new(inst, cubes, rules)
+        state = GameState.new(inst, answer.scenario.setup, answer.scenario.rules)
         hexes = set(answer.network.hexes) if answer.network else set()
         return render_board(inst, state, (), title=f"{inst.board.name}: cheapest network (no plan)", highlight=hexes)
     # Shipments drawn along the track they ran on, numbered in order, offset where they share hexes.

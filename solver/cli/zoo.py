@@ -136,7 +136,7 @@ def zoo(
     extra, extra_lines = solo_extras(answer, start)
     data.update(extra)
     data["time_cap"] = cap_record(cap, deterministic)
-    svg_text = solo_svg(inst, answer, food, rules, render_board) if svg is not None else None
+    svg_text = solo_svg(answer, render_board) if svg is not None else None
     text = answer_text(data, inst, rules, verbose, extra_lines)
     if html is not None:
         write_html(html, inst, answer.plan, data)

@@ -52,8 +52,7 @@ def _build_costs(builds: list[str], steps: list[tuple[str, int]]) -> list[dict]:
     return costs
 
 
-def answer_uses(instance: Instance, answer: Answer, rules, drawn: bool,
-                difficulty: str | None = None) -> tuple[set[str], list[dict]]:
+def answer_uses(answer: Answer) -> tuple[set[str], list[dict]]:
     """The instance keys this answer's computation read, and assumed values from elsewhere (readings, CLI).
 
     A proof without search reads only what its obstacles name (a purple cube
@@ -62,6 +61,9 @@ def answer_uses(instance: Instance, answer: Answer, rules, drawn: bool,
     number the engine uses.
     """
     from solver.engine.readings import BY_NAME
+    question = answer.scenario
+    instance, rules, difficulty = question.instance, question.rules, question.difficulty
+    drawn = question.seed is not None  # a drawn setup read the bag; one from a file or a plan did not
     uses: set[str] = {f"difficulty.{difficulty}"} if difficulty else set()  # where the cubes start
     extra: list[dict] = []
     ruleset = instance.scenario.ruleset
@@ -121,7 +123,7 @@ def answer_json(answer: Answer) -> dict:
         "rounds": plan_rounds_detail(instance, answer.plan) if answer.plan else [],
         "blocker_lock": replay(instance, answer.plan).lock if answer.plan else None,
         "search": answer.search, "seconds": round(answer.seconds, 3),
-        **assumptions_json(instance, rules, *answer_uses(instance, answer, rules, seed is not None, difficulty)),
+        **assumptions_json(instance, rules, *answer_uses(answer)),
     }
     if answer.extra_networks:
         out["extra_networks"] = [{"joins": label, "cost": n.cost, "lower_bound": n.lower_bound, "status": n.status,
