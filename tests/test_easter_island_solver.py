@@ -7,7 +7,7 @@ import pytest
 from solver.solo.easter_island import analyse
 from solver.solo.proofs.counting import island_rounds_bound as rounds_lower_bound
 from solver.engine.plan import plan_from_json, replay
-from solver.solo.relaxation import SolveParams
+from solver.solo.settings import SolveParams
 from solver.engine.state import Rules
 from tests.conftest import INSTANCES
 from tests.helpers import H, instance

@@ -158,7 +158,7 @@ def test_track_paid_for_before_a_short_round_is_not_owed_again():
 
 def test_deep_mode_never_says_not_clearable_where_a_play_clears_in_round_two():
     from solver.solo.easter_island import analyse
-    from solver.solo.relaxation import SolveParams
+    from solver.solo.settings import SolveParams
     inst = instance("tiny/tiny-town-row.toml")
     answer = analyse(inst, "easy", {H("A1"): ["blue", "blue"]}, Rules(), rounds=3, time_limit=30,
                      params=SolveParams(workers=1, deterministic_time=2.0, plan_time=2.0, prove=True, prove_time=5.0))

@@ -16,7 +16,8 @@ from solver.engine.state import Rules
 from solver.report.solo_report import answer_json
 from solver.report.zoo_report import zoo_answer_json
 from solver.solo import easter_island, zoo
-from solver.solo.position import solo_extras, solve_mode
+from solver.solo.position import solo_extras
+from solver.solo.settings import Settings
 from tests.helpers import instance
 
 TIMED = ("seconds", "time_cap")
@@ -45,8 +46,9 @@ def test_the_answer_json_from_the_answer_alone_is_the_cli_json(capsys, module, t
     inst = instance(board)
     rules = Rules()
     question = Scenario(inst, difficulty, draw_setup(inst, difficulty, seed, rules=rules), rules, seed=seed)
-    budget, params = solve_mode(True, 10000, 1.0, 1)  # the command's defaults
-    answer = module.analyse(question, time_limit=300.0, budget=budget, params=params)
+    settings = Settings()  # the command's defaults
+    answer = module.analyse(question, time_limit=settings.time_limit, budget=settings.budget,
+                            params=settings.params())
     assert answer.scenario is question
     data = to_json(answer)
     data.update(solo_extras(answer, None)[0])
@@ -74,3 +76,27 @@ def test_a_plan_of_the_question_is_stamped_with_its_difficulty_and_limit():
     setup = draw_setup(inst, "easy", 1, rules=Rules())
     plan = Scenario(inst, "easy", setup, rounds=3).plan([])
     assert (plan.difficulty, plan.round_limit, plan.setup, plan.map) == ("easy", 3, setup, inst.board.name)
+
+
+def test_the_app_form_and_a_batch_mode_are_the_command_lines_settings():
+    """One settings type: the app's form and a batch's Mode build the command's Settings, defaults included."""
+    from solver.app import checks
+    from solver.batch.scenarios import Mode
+    assert checks.solve_settings(checks.settings({}), "easter-island") == Settings()
+    assert checks.solve_settings(checks.settings({"plan_cp_time": 3}), "zoo") == Settings()  # not a Zoo option
+    assert checks.solve_settings(checks.settings({"work": 7, "cp_time": 2}), "zoo") == Settings(work=7, cp_time=2.0)
+    assert Mode().settings() == Settings()
+    assert Mode(work=5, cp_time=3.0, prove=True).solver_params() == (5, Settings(work=5, cp_time=3.0,
+                                                                                prove=True).params())
+    assert Settings(deterministic=False).budget is None  # the wall-clock mode: the clock stops the beam
+
+
+@pytest.mark.parametrize("field,value,flag", [("work", 0, "--work"), ("cp_time", 0.0, "--cp-time"),
+                                              ("cp_workers", 0, "--cp-workers"), ("plan_cp_time", -1.0, "--plan-cp-time"),
+                                              ("shares_cp_time", float("inf"), "--shares-cp-time"),
+                                              ("prove_time", 0.0, "--prove-time")])
+def test_a_bad_setting_is_one_error_naming_its_option(field, value, flag):
+    from solver.board.errors import InputError
+    with pytest.raises(InputError) as err:
+        Settings(**{field: value}).check()
+    assert flag in str(err.value)

@@ -51,7 +51,7 @@ def solve(request: dict) -> tuple[dict, str, dict | None]:
     from solver.engine.scenario import Scenario
     from solver.engine.setup import draw_setup, setup_from_mapping
     from solver.report.plan_pages import plan_page
-    from solver.solo.position import cap_record, cap_seconds, position_from, solo_extras, solve_mode
+    from solver.solo.position import position_from, solo_extras
     from solver import interrupt
 
     inst = load_instance(request["board_path"])
@@ -66,9 +66,7 @@ def solve(request: dict) -> tuple[dict, str, dict | None]:
         raise InputError(f"the app solves Easter Island and Zoo boards, not {ruleset}", "board")
     given = checks.settings(request)
     time_limit, rounds = given["time_limit"], given["rounds"]
-    budget, params = solve_mode(True, given["work"], given["cp_time"], given["cp_workers"],
-                                *((given["plan_cp_time"], given["shares_cp_time"]) if ruleset == "easter-island"
-                                  else ()))
+    settings = checks.solve_settings(given, ruleset)
     start = None
     if request.get("prefix") is not None:
         with tempfile.TemporaryDirectory() as tmp:
@@ -90,14 +88,13 @@ def solve(request: dict) -> tuple[dict, str, dict | None]:
             seed = 1 if seed in (None, "") else checks.seed(seed)
             cubes = draw_setup(inst, difficulty, seed, rules=rules) if ruleset == "easter-island" \
                 else draw_setup(inst, difficulty, seed)
-    deterministic = budget is not None
-    with interrupt.wall_clock_cap(cap_seconds(time_limit, deterministic)) as cap:  # as the CLI does
+    with interrupt.wall_clock_cap(settings.cap_seconds()) as cap:  # as the CLI does
         answer = analyse(Scenario(inst, difficulty, cubes, rules, seed=seed, rounds=rounds), time_limit=time_limit,
-                         budget=budget, params=params, start=start)
+                         budget=settings.budget, params=settings.params(), start=start)
     data = to_json(answer)
     extra, _ = solo_extras(answer, start)
     data.update(extra)
-    data["time_cap"] = cap_record(cap, deterministic)
+    data["time_cap"] = settings.cap_record(cap)
     plan = answer.plan.to_json(inst) if answer.plan else None
     return data, plan_page(inst, answer.plan, data), plan
 

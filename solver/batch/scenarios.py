@@ -18,6 +18,7 @@ import pathlib
 from dataclasses import dataclass
 
 from solver.board.errors import InputError
+from solver.solo.settings import Settings
 
 #: the single commands' wall-clock allowance for the network optimizers inside a solve (`aos-solve
 #: easter-island`'s --time-limit default): they finish with proof on the shipped boards, so it bounds
@@ -33,12 +34,12 @@ class Mode:
     measures them); `cp_time` None is the scenario's default (1 unit per relaxation model for the solo
     maps, 20 units of the layout model for the Desert). `prove` asks for the solvers' deep proof mode."""
 
-    work: int = 10000            # round plans per beam variant (solo maps)
+    work: int = Settings.work                      # round plans per beam variant (solo maps)
     cp_time: float | None = None  # CP-SAT deterministic units: per relaxation model (solo), the layout model (Desert)
-    plan_cp_time: float = 10.0   # the CP-SAT plan model (solo maps); 0 skips it
-    shares_cp_time: float = 0.0  # the plan model once it only looks for fewer shares (solo maps)
-    cp_workers: int = 1          # fixed, so CP-SAT repeats its search
-    prove: bool = False          # the deep proof mode (issue 29)
+    plan_cp_time: float = Settings.plan_cp_time      # the CP-SAT plan model (solo maps); 0 skips it
+    shares_cp_time: float = Settings.shares_cp_time  # the plan model once it only looks for fewer shares (solo maps)
+    cp_workers: int = Settings.cp_workers            # fixed, so CP-SAT repeats its search
+    prove: bool = Settings.prove                     # the deep proof mode (issue 29)
 
     def cp_units(self, kind: str) -> float:
         return self.cp_time if self.cp_time is not None else (20.0 if kind == "score" else 1.0)
@@ -65,12 +66,15 @@ class Mode:
             out.update(work=self.work, plan_cp_time=self.plan_cp_time, shares_cp_time=self.shares_cp_time)
         return out
 
+    def settings(self) -> Settings:
+        """A solo solve's settings (the one settings type): the same as the map's command with these options."""
+        return Settings(work=self.work, cp_time=self.cp_units("clear"), cp_workers=self.cp_workers,
+                        plan_cp_time=self.plan_cp_time, shares_cp_time=self.shares_cp_time, prove=self.prove)
+
     def solver_params(self):
         """(beam budget, SolveParams) for solver.solo's analyse, the deep mode (`prove`) included."""
-        from solver.solo.relaxation import SolveParams
-        params = SolveParams(workers=self.cp_workers, deterministic_time=self.cp_units("clear"),
-                             plan_time=self.plan_cp_time, shares_time=self.shares_cp_time, prove=self.prove)
-        return self.work, params
+        settings = self.settings()
+        return settings.budget, settings.params()
 
 
 @dataclass(frozen=True)

@@ -42,7 +42,8 @@ from solver.solo.round_search import Node, RoundPlanner, widths
 from solver.solo.prune import prune_idle_track
 from solver.solo.plan_finders import EconomyFinder
 from solver import interrupt, progress
-from solver.solo.relaxation import SolveParams, proof_record
+from solver.solo.relaxation import proof_record
+from solver.solo.settings import SolveParams
 from solver.solo.proofs.shares import fewest_shares
 from solver.solo.proofs import Position, bound_before_search, raise_bound
 from solver.engine.scenario import Scenario, as_scenario

@@ -44,7 +44,8 @@ from solver.solo.prune import prune_idle_track
 from solver.solo.round_search import Node, RoundPlanner, widths
 from solver.solo.zoo_networks import (_proven, heuristic_network, network_links, shortcuts, target_networks,  # noqa: F401
                                  teleport_network)
-from solver.solo.relaxation import SolveParams, proof_record
+from solver.solo.relaxation import proof_record
+from solver.solo.settings import SolveParams
 from solver.solo.proofs.shares import fewest_shares
 from solver.solo.proofs import Position, bound_before_search, raise_bound
 from solver.solo.proofs.counting import areas_to_feed
