@@ -112,16 +112,17 @@ def solo_batch_solve(name: str, difficulty: str, seed: int, mode: Mode, instance
                      **_ignored) -> dict:
     """An Easter Island or Zoo setup drawn with the seed under the readings, solved in reproducible mode.
 
-    The same as solver.solo.easter_island.batch_solve and solver.solo.zoo.batch_solve, except that the
-    solver gets the batch's work budget and CP-SAT parameters instead of a wall-clock time limit.
+    The same solve service as the single commands (solver.solo.service.solve), with the batch's work
+    budget and CP-SAT parameters and no wall-clock cap of its own.
     ``on_answer(answer)`` may add fields (the plan pages); the answer carries its scenario."""
     from solver.engine.readings import make_rules
     from solver.engine.scenario import Scenario
     from solver.engine.setup import draw_setup, setup_to_json
     from solver.games import default_instance, load_instance
+    from solver.solo import service
     from solver.solo.relaxation import proof_record
 
-    solver = importlib.import_module("solver.solo." + name.replace("-", "_"))
+    solver = service.solver_for(name)
     inst = load_instance(instance or default_instance(name))
     if shuffle_dangers:
         inst = solver.shuffled_dangers(inst, seed)
@@ -129,9 +130,9 @@ def solo_batch_solve(name: str, difficulty: str, seed: int, mode: Mode, instance
     setup = draw_setup(inst, difficulty, seed, rules=rules)
     if name == "easter-island":
         prove_networks(inst)
-    budget, params = mode.solver_params()
-    answer = solver.analyse(Scenario(inst, difficulty, setup, rules, seed=seed), time_limit=SOLO_NETWORK_SECONDS,
-                            budget=budget, params=params)
+    # the runner keeps its own wall-clock cap (wallcap.py): the service adds none
+    settings = dataclasses.replace(mode.settings(), time_limit=SOLO_NETWORK_SECONDS)
+    answer = service.solve(Scenario(inst, difficulty, setup, rules, seed=seed), settings, capped=False)
     kept = on_answer(answer) if on_answer else {}
     record = {**answer.batch_record(), **proof_record(answer), "round_limit": inst.scenario.rounds,
               "shares_limit": inst.scenario.max_shares, **kept}

@@ -7,7 +7,7 @@ from typing import Optional
 
 import typer
 
-from solver import interrupt, progress
+from solver import progress
 from solver.board.errors import InputError
 from solver.games import default_instance, load_instance
 from solver.report.output import check_output_path, dumps, write_atomic
@@ -114,7 +114,7 @@ def easter_island(
     prove_time: float = PROVE_TIME_OPT,
 ) -> None:
     """Can this Easter Island setup be cleared, in how few rounds, how cheaply, and how."""
-    from solver.solo.easter_island import analyse
+    from solver.solo.service import solve
     from solver.report.render import render_board
     from solver.engine.readings import BY_NAME
     from solver.engine.scenario import Scenario
@@ -143,13 +143,12 @@ def easter_island(
             "strict_action": True if strict_action else None,
             "bag": BY_NAME["bag"].parse(bag, "--bag") if bag is not None else None})
         cubes, used_seed = read_setup(inst, difficulty, seed, setup, rules)
-    with progress.shown(quiet), interrupt.wall_clock_cap(settings.cap_seconds()) as cap:
-        answer = analyse(Scenario(inst, difficulty, cubes, rules, seed=used_seed, rounds=rounds),
-                         time_limit=time_limit, budget=settings.budget, params=settings.params(), start=start)
+    with progress.shown(quiet):
+        answer = solve(Scenario(inst, difficulty, cubes, rules, seed=used_seed, rounds=rounds), settings, start)
     data = answer_json(answer)
     extra, extra_lines = solo_extras(answer, start)
     data.update(extra)
-    data["time_cap"] = settings.cap_record(cap)
+    data["time_cap"] = answer.time_cap
     svg_text = None
     if svg is not None:
         svg_text = solo_svg(answer, render_board)

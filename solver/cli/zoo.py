@@ -11,7 +11,7 @@ from solver.games import default_instance
 from solver.cli.solo import (CP_TIME_OPT, CP_WORKERS_OPT, DETERMINISTIC_OPT, FROM_OPT, HTML_OPT, JSON_OPT, PLAN_OUT_OPT,
                              PROVE_OPT, PROVE_TIME_OPT, QUIET_OPT, READING_HELP, TIME_LIMIT_HELP, VERBOSE_OPT,
                              WORK_OPT, emit, solo_rules, solo_svg, write_html)
-from solver import interrupt, progress
+from solver import progress
 from solver.board.errors import InputError
 from solver.games import load_instance
 from solver.report.output import check_output_path, dumps
@@ -111,7 +111,7 @@ def zoo(
     from solver.report.render import render_board
     from solver.report.solo_report import answer_text
     from solver.engine.scenario import Scenario
-    from solver.solo.zoo import analyse
+    from solver.solo.service import solve
     from solver.report.zoo_report import zoo_answer_json
 
     check_output_path(svg, "--svg")
@@ -131,13 +131,12 @@ def zoo(
         rules = solo_rules("zoo", reading, {"strict_exits": True if strict_exits else None,
                                             "feed_new_cities": literal_areas})
         food, used_seed = read_zoo_setup(inst, difficulty, seed, setup, rules)
-    with progress.shown(quiet), interrupt.wall_clock_cap(settings.cap_seconds()) as cap:
-        answer = analyse(Scenario(inst, difficulty, food, rules, seed=used_seed, rounds=rounds),
-                         time_limit=time_limit, budget=settings.budget, params=settings.params(), start=start)
+    with progress.shown(quiet):
+        answer = solve(Scenario(inst, difficulty, food, rules, seed=used_seed, rounds=rounds), settings, start)
     data = zoo_answer_json(answer)
     extra, extra_lines = solo_extras(answer, start)
     data.update(extra)
-    data["time_cap"] = settings.cap_record(cap)
+    data["time_cap"] = answer.time_cap
     svg_text = solo_svg(answer, render_board) if svg is not None else None
     text = answer_text(data, inst, rules, verbose, extra_lines)
     if html is not None:

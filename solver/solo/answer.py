@@ -40,6 +40,7 @@ class Answer:
     search: dict = field(default_factory=dict)
     extra_networks: list = field(default_factory=list)  # (label, Network): other proven networks worth showing
     scenario: Scenario | None = None  # the question answered (set by the solvers' analyse), so reports need no more
+    time_cap: dict | None = None      # whether the wall-clock cap stopped the solve (solver.solo.service.solve)
 
     def batch_record(self) -> dict:
         """The JSON-ready fields a batch keeps for one solve."""

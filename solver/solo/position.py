@@ -8,14 +8,22 @@ return (prefix included) is replayed again before it is printed.
 from __future__ import annotations
 
 from solver.board.errors import InputError
-from solver.engine.plan import Plan, load_plan, replay
+from solver.engine.plan import Plan, load_plan, plan_from_json, replay
 from solver.solo.answer import shares_line
 from solver.solo.round_search import Node
 
 
 def position_from(instance, path: str) -> tuple[Plan, Node]:
     """The prefix plan and the position after its last round (bad input: InputError naming the file)."""
-    plan = load_plan(path, instance)
+    return _position(instance, load_plan(path, instance), path)
+
+
+def position_from_json(instance, data, where: str) -> tuple[Plan, Node]:
+    """As position_from, for a plan already read (the app's "play along"): no file to write first."""
+    return _position(instance, plan_from_json(data, instance, where), where)
+
+
+def _position(instance, plan: Plan, path: str) -> tuple[Plan, Node]:
     result = replay(instance, plan)
     if result.error is not None:
         raise InputError(f"the plan prefix is not legal: {result.error}", path)
