@@ -47,7 +47,8 @@ from solver import interrupt  # noqa: E402
 from solver.report.output import write_atomic  # noqa: E402
 from solver.solo.proofs.counting import island_rounds_bound as rounds_lower_bound  # noqa: E402
 from solver.solo.island_plans import plan_spec, restricted_plan  # noqa: E402
-from solver.solo.relaxation import SolveParams, _solver, game_spec, verdict_of  # noqa: E402
+from solver.solo.relaxation import _solver, game_spec, verdict_of  # noqa: E402
+from solver.solo.settings import SolveParams  # noqa: E402
 
 FIELDS = ["difficulty", "seed", "readings", "bound", "relaxation", "relaxation_seconds", "new_hexes",
           "double_hexes", "track_spend", "shares_issued", "locomotive_end", "locomotive_actions",

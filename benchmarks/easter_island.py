@@ -73,7 +73,7 @@ from solver.board.errors import InputError  # noqa: E402
 from solver.engine.readings import label  # noqa: E402
 from solver.games import load_instance  # noqa: E402
 from solver.engine.setup import draw_setup, parse_bag  # noqa: E402
-from solver.solo.relaxation import SolveParams  # noqa: E402
+from solver.solo.settings import SolveParams  # noqa: E402
 from solver.engine.state import Rules  # noqa: E402
 from solver.report.output import check_output_folder, write_atomic  # noqa: E402
 from models.network import clear_cache  # noqa: E402

@@ -24,6 +24,7 @@ sys.path.insert(0, str(ROOT))
 
 from solver.engine.plan import replay  # noqa: E402
 from solver.engine.readings import make_rules  # noqa: E402
+from solver.engine.scenario import Scenario  # noqa: E402
 from solver.engine.setup import draw_setup  # noqa: E402
 from solver.engine.state import GameState  # noqa: E402
 from solver.games import default_instance, load_instance  # noqa: E402
@@ -80,7 +81,7 @@ def main() -> None:
                    "positions": verdict.nodes, "refuted": verdict.refuted, "detail": verdict.detail, "decoded": "",
                    "decode_note": "", "plan_rounds": ""}
             if verdict.pattern is not None:
-                plan, why = decode(state, inst, d, setup, verdict.pattern, bounds)
+                plan, why = decode(state, Scenario(inst, d, setup, rules), verdict.pattern, bounds)
                 row["decoded"], row["decode_note"] = plan is not None, why
                 if plan is not None:
                     row["plan_rounds"] = replay(inst, plan).state.cleared_round

@@ -36,7 +36,7 @@ from solver.engine.setup import draw_setup  # noqa: E402
 from solver.games import load_instance  # noqa: E402
 from solver.report.output import check_output_folder, write_atomic  # noqa: E402
 from solver.solo.easter_island import analyse  # noqa: E402
-from solver.solo.relaxation import SolveParams  # noqa: E402
+from solver.solo.settings import SolveParams  # noqa: E402
 
 FIELDS = ["readings", "difficulty", "seed", "min_rounds", "plan_shares", "lower_bound", "source", "proved",
           "gap", "baseline_lower", "baseline_proved", "baseline_gap", "engines", "shares_seconds",

@@ -37,7 +37,7 @@ from solver.games import default_instance, load_instance  # noqa: E402
 from solver.report.output import write_atomic  # noqa: E402
 from solver.solo.easter_island import analyse  # noqa: E402
 from solver.solo.island_plans import plan_spec, restricted_plan  # noqa: E402
-from solver.solo.relaxation import SolveParams  # noqa: E402
+from solver.solo.settings import SolveParams  # noqa: E402
 
 FIELDS = ["difficulty", "seed", "rounds", "beam_shares", "run", "candidate_links", "status", "cleared_round",
           "shares", "seconds"]

@@ -33,7 +33,7 @@ from solver.engine.state import GameState  # noqa: E402
 from solver.games import default_instance, load_instance  # noqa: E402
 from solver.solo.easter_island import analyse  # noqa: E402
 from solver.solo.island_plans import plan_spec, restricted_plan  # noqa: E402
-from solver.solo.relaxation import SolveParams  # noqa: E402
+from solver.solo.settings import SolveParams  # noqa: E402
 
 FIELDS = ["kind", "difficulty", "seed", "lower_bound", "beam_rounds", "round_plans_tried", "plan_model_time",
           "links", "candidate_links", "status", "cleared_round", "seconds"]

@@ -63,7 +63,7 @@ from solver.board.errors import InputError  # noqa: E402
 from solver.engine.readings import label  # noqa: E402
 from solver.report.output import check_output_folder, write_atomic  # noqa: E402
 import solver.solo.zoo_networks as zoo_networks  # noqa: E402
-from solver.solo.relaxation import SolveParams  # noqa: E402
+from solver.solo.settings import SolveParams  # noqa: E402
 import solver.solo.zoo_routes as zr  # noqa: E402
 from solver.games import load_instance  # noqa: E402
 from solver.engine.moves import EndBuild, IssueShares, SelectAction  # noqa: E402

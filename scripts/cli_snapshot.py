@@ -40,6 +40,31 @@ def commands(tmp: pathlib.Path) -> dict[str, list[str]]:
                                 "1", "--quiet", "--bag", NO_PURPLE],
         "report": ["report", str(tmp / "batch")],
     }
+    # tiny boards: every solo path (seeded, from a file, --rounds, a reading, --from a prefix, SVG, batch
+    # with plan pages) in about a minute; issue 43's Scenario/Settings/service refactor was checked on them
+    tiny = "instances/tiny/"
+    prefix = tmp / "prefix-island.json"
+    zoo_prefix = tmp / "prefix-zoo.json"
+    for plan, out in (("tests/plans/tiny-island-cleared.json", prefix), ("tests/plans/tiny-zoo-cleared.json", zoo_prefix)):
+        data = json.loads((ROOT / plan).read_text())
+        out.write_text(json.dumps({**data, "rounds": data["rounds"][:1]}))  # the first round: a position to play on
+    cmds.update({
+        "tiny-island-json": ["easter-island", "--instance", tiny + "tiny-island.toml", "-d", "easy", "--seed", "3",
+                             "--json"],
+        "tiny-island-text": ["easter-island", "--instance", tiny + "tiny-island.toml", "-d", "easy", "--seed", "3",
+                             "-v"],
+        "tiny-island-setup": ["easter-island", "--instance", tiny + "tiny-island.toml", "-d", "easy", "--setup",
+                              "tests/data/tiny-island-setup.toml", "--rounds", "4", "--json"],
+        "tiny-island-cash": ["easter-island", "--instance", tiny + "tiny-island-cash.toml", "-d", "easy", "--seed",
+                             "2", "--reading", "strict-action=on", "--json"],
+        "tiny-island-from": ["easter-island", "--instance", tiny + "tiny-island.toml", "--from", str(prefix),
+                             "--json"],
+        "tiny-zoo-json": ["zoo", "--instance", tiny + "tiny-zoo.toml", "--seed", "4", "--json"],
+        "tiny-zoo-text": ["zoo", "--instance", tiny + "tiny-zoo.toml", "--seed", "4", "-v"],
+        "tiny-zoo-from": ["zoo", "--instance", tiny + "tiny-zoo.toml", "--from", str(zoo_prefix), "--json"],
+        "tiny-batch-zoo": ["batch", "zoo", "--instance", tiny + "tiny-zoo.toml", "--seeds", "1-2", "--out",
+                           str(tmp / "batch-zoo"), "--workers", "1", "--quiet", "--keep-plans"],
+    })
     for name in ("instance001.gr", "instance007.gr", "instance009.gr"):
         cmds[f"steiner-{name}"] = ["steiner", str(PACE / name), "--json"]
     return cmds
@@ -75,6 +100,11 @@ def main(out: pathlib.Path, only: list[str]) -> None:
                 for f in sorted((tmp / "batch").glob("report.*")):
                     if f.suffix in (".md", ".json"):
                         (out / f"report-{f.name}").write_text(normalise(f.read_text(), tmp))
+            if name == "tiny-batch-zoo":  # its records and plan pages (timings masked)
+                for f in sorted((tmp / "batch-zoo").rglob("*")):
+                    if f.suffix in (".jsonl", ".html"):
+                        text = "\n".join(normalise(line, tmp) for line in f.read_text().splitlines())
+                        (out / f"{name}-{f.name}").write_text(text)
             print(name, proc.returncode, flush=True)
 
 

@@ -66,12 +66,14 @@ def test_check_plan_reports_no_lock_on_a_plan_without_one(run_cli):
 
 def test_solo_report_states_the_lock_of_its_plan():
     from solver.report.solo_report import answer_json, answer_text
+    from solver.engine.scenario import Scenario
     from solver.solo.answer import Answer
     inst = instance("tiny/tiny-island-lock.toml")
     plan = load_plan(str(LOCK_PLAN), inst)
     end = replay(inst, plan).state.summary()
-    answer = Answer("unknown", "test", 12, 1, None, False, plan=plan, end_state=end)
-    data = answer_json(inst, "easter-island", "easy", plan.setup, answer, plan.rules, None)
+    answer = Answer("unknown", "test", 12, 1, None, False, plan=plan, end_state=end,
+                    scenario=Scenario(inst, "easy", plan.setup, plan.rules))
+    data = answer_json(answer)
     assert data["blocker_lock"]["round"] == 2
     assert "Blocker lock from round 2 of the plan: the blocker cycle can never complete" in answer_text(
         data, inst, plan.rules)

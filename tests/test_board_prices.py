@@ -13,7 +13,7 @@ from solver.engine.state import GameState, Rules
 from solver.solo.exhaustive import earliest_clear
 from solver.solo.link_search import LinkBounds, Money, prove_by
 from solver.solo.proofs import NO_CLEAR
-from solver.solo.relaxation import SolveParams
+from solver.solo.settings import SolveParams
 from solver.solo.soundness import engines_alone
 from tests.helpers import H, instance
 

@@ -7,7 +7,7 @@ import pytest
 from solver.solo.easter_island import analyse
 from solver.solo.proofs.counting import island_rounds_bound as rounds_lower_bound
 from solver.engine.plan import plan_from_json, replay
-from solver.solo.relaxation import SolveParams
+from solver.solo.settings import SolveParams
 from solver.engine.state import Rules
 from tests.conftest import INSTANCES
 from tests.helpers import H, instance
@@ -165,13 +165,14 @@ def test_beam_tries_another_black_town_when_the_first_misses_the_bound():
     # Easy seed 5: the first-ranked town (I2) gives a 9-round plan; the cheaper network through F5
     # meets the counting bound of 8 rounds. The answer must come from the variant, replayed.
     from solver.engine.readings import make_rules
+    from solver.engine.scenario import Scenario
     from solver.engine.setup import draw_setup
     inst = instance("easter-island.toml")
     rules = make_rules("easter-island", [])
     setup = draw_setup(inst, "easy", 5, rules=rules)
     # the beam alone (economy_width=0): the plan optimizer would meet the bound before the beam ran
-    answer = analyse(inst, "easy", setup, rules, budget=10000, params=SolveParams(plan_time=0, economy_width=0),
-                     relax=False)
+    answer = analyse(Scenario(inst, "easy", setup, rules, seed=5), budget=10000,
+                     params=SolveParams(plan_time=0, economy_width=0), relax=False)
     variants = answer.search["beam_variants"]
     assert variants[0]["town"] == "I2" and variants[0]["rounds"] == 9
     assert answer.search["beam_rounds"] == 9  # the first target alone: the benchmark's baseline
@@ -180,5 +181,5 @@ def test_beam_tries_another_black_town_when_the_first_misses_the_bound():
     assert referee_clears(inst, answer) == 8
     # the text report says which variant gave the plan
     from solver.report.solo_report import answer_json, answer_text
-    text = answer_text(answer_json(inst, "easter-island", "easy", setup, answer, rules, 5), inst, rules, verbose=True)
+    text = answer_text(answer_json(answer), inst, rules, verbose=True)
     assert "beam variants run after the first beam missed the bound: 1; shorter plans from town F5" in text

@@ -14,15 +14,16 @@ from solver.engine.plan import replay
 from solver.engine.setup import draw_setup, load_setup
 from solver.engine.state import Rules
 from solver.solo import easter_island
-from solver.solo.position import solve_mode
+from solver.solo.settings import Settings
 from solver.solo.prune import _cuts, prune_idle_track
 from tests.conftest import ROOT
 from tests.helpers import instance
 
 
 def _solve(inst, difficulty, setup):
-    budget, params = solve_mode(True, 10000, 1.0, 1)
-    return easter_island.analyse(inst, difficulty, setup, Rules(), time_limit=60, budget=budget, params=params)
+    settings = Settings()  # the command's defaults
+    return easter_island.analyse(inst, difficulty, setup, Rules(), time_limit=60, budget=settings.budget,
+                                 params=settings.params())
 
 
 def _every_cut_is_refused(inst, plan) -> None:

@@ -12,7 +12,7 @@ from solver.engine.state import GameState, Rules
 from solver.solo.easter_island import analyse
 from models.solo_game.restriction import pair
 from solver.solo.island_plans import candidate_links, hint_links, plan_spec, restricted_plan
-from solver.solo.relaxation import SolveParams
+from solver.solo.settings import SolveParams
 from tests.helpers import H, instance
 from tests.test_solo_relaxation import RED, earliest_clear
 

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from solver.engine.plan import replay
 from solver.engine.readings import make_rules
+from solver.engine.scenario import Scenario
 from solver.engine.state import GameState, Rules
 from solver.solo.proofs.counting import island_rounds_bound as rounds_lower_bound
 from solver.solo.exhaustive import earliest_clear
@@ -72,7 +73,7 @@ def test_a_clear_that_needs_a_crossing_decodes_into_a_plan_with_the_complex_tile
     state = GameState.new(inst, setup, Rules())
     verdict = prove_by(state, 1)
     assert verdict.status == "may clear"
-    plan, why = decode(state, inst, "easy", setup, verdict.pattern, LinkBounds(state))
+    plan, why = decode(state, Scenario(inst, "easy", setup), verdict.pattern, LinkBounds(state))
     assert plan is not None, why
     assert replay(inst, plan).state.cleared_round == 1
     assert any(" + " in step for step in plan.rounds[0].build)  # both tracks of B2 in one placement
@@ -96,7 +97,7 @@ def test_locomotive_and_blockers_keep_a_four_link_route_for_round_two():
     verdict = prove_by(state, 2)
     assert verdict.status == "may clear"
     # the plan side: the abstract clear becomes a plan the referee accepts
-    plan, why = decode(state, inst, "easy", RED, verdict.pattern, LinkBounds(state))
+    plan, why = decode(state, Scenario(inst, "easy", RED), verdict.pattern, LinkBounds(state))
     assert plan is not None, why
     assert replay(inst, plan).state.cleared_round == 2
 
@@ -157,7 +158,7 @@ def test_track_paid_for_before_a_short_round_is_not_owed_again():
 
 def test_deep_mode_never_says_not_clearable_where_a_play_clears_in_round_two():
     from solver.solo.easter_island import analyse
-    from solver.solo.relaxation import SolveParams
+    from solver.solo.settings import SolveParams
     inst = instance("tiny/tiny-town-row.toml")
     answer = analyse(inst, "easy", {H("A1"): ["blue", "blue"]}, Rules(), rounds=3, time_limit=30,
                      params=SolveParams(workers=1, deterministic_time=2.0, plan_time=2.0, prove=True, prove_time=5.0))

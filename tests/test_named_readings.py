@@ -97,7 +97,8 @@ def test_clearing_and_going_under_in_the_same_round(value):
 
 
 def test_clear_and_under_reaches_the_relaxation():
-    from solver.solo.relaxation import feasible_by, game_spec, SolveParams
+    from solver.solo.relaxation import feasible_by, game_spec
+    from solver.solo.settings import SolveParams
     from solver.engine.state import GameState
     inst = instance("tiny/tiny-row.toml")
     params = SolveParams(workers=1, deterministic_time=5.0)
@@ -247,7 +248,7 @@ def test_end_of_game_round_track_changes_the_truth_and_plans_replay_under_it():
     from solver.engine.state import GameState
     from solver.solo.easter_island import analyse
     from solver.solo.exhaustive import earliest_clear
-    from solver.solo.relaxation import SolveParams
+    from solver.solo.settings import SolveParams
     row = instance("tiny/tiny-row.toml")
     truth = {v: earliest_clear(GameState.new(row, {H("A1"): ["red"]}, _rules("easter-island", f"end-of-game={v}"),
                                              round_limit=5)).earliest for v in ("at-clear", "round-track")}

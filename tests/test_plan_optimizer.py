@@ -16,7 +16,7 @@ from solver.engine.state import Rules
 from solver.solo import easter_island
 from solver.solo.economy_search import Catalogue, EconomySearch
 from solver.solo.exhaustive import earliest_clear
-from solver.solo.relaxation import SolveParams
+from solver.solo.settings import SolveParams
 from tests.helpers import instance
 
 PARAMS = SolveParams(workers=1, deterministic_time=1.0, plan_time=10.0)

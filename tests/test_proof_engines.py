@@ -22,7 +22,7 @@ from solver.solo.proofs import ENGINES, MAY_CLEAR, NO_CLEAR, OPEN, ProofEngine, 
 from solver.solo.proofs.counting import CountingBound
 from solver.solo.proofs.links import LinkSearch
 from solver.solo.proofs.relaxation import Relaxation
-from solver.solo.relaxation import SolveParams
+from solver.solo.settings import SolveParams
 from tests.conftest import INSTANCES
 from tests.helpers import H, instance
 

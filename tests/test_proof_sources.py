@@ -89,7 +89,8 @@ def test_batch_records_and_the_report_name_the_proof_source(run_cli, tmp_path):
 def test_a_relaxation_proof_is_named_in_the_batch_record():
     """Batch records take the source from the answer (solver.solo.relaxation.proof_record), as text and JSON do."""
     from solver.solo.easter_island import analyse
-    from solver.solo.relaxation import SolveParams, proof_record
+    from solver.solo.relaxation import proof_record
+    from solver.solo.settings import SolveParams
     from solver.engine.state import Rules
     from solver.games import load_instance
     from tests.helpers import H

@@ -16,7 +16,7 @@ from solver.solo.answer import shares_line
 from solver.solo.exhaustive import earliest_clear
 from solver.solo.proofs.cashflow import CASH_FLOW
 from solver.solo.proofs.shares import ISSUED, RELAXATION_SHARES, SHARES_ENGINES, SharesEngine, ask_shares
-from solver.solo.relaxation import SolveParams
+from solver.solo.settings import SolveParams
 from tests.conftest import INSTANCES
 from tests.helpers import H
 

@@ -12,7 +12,8 @@ import json
 
 from solver.solo.easter_island import analyse
 from solver.solo.proofs.counting import island_rounds_bound as rounds_lower_bound
-from solver.solo.relaxation import SolveParams, game_spec, rounds_relaxation
+from solver.solo.relaxation import game_spec, rounds_relaxation
+from solver.solo.settings import SolveParams
 from solver.engine.state import GameState, Rules
 from tests.conftest import INSTANCES
 from tests.helpers import H, instance

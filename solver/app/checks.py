@@ -7,11 +7,13 @@ from __future__ import annotations
 import math
 
 from solver.board.errors import InputError
+from solver.solo.settings import Settings
 
-# The command line's defaults (solver/cli/solo.py), so an app solve is a CLI solve.
-DEFAULTS = {"time_limit": 300.0, "work": 10000, "cp_time": 1.0, "cp_workers": 1, "plan_cp_time": 10.0,
-            "shares_cp_time": 0.0}
-# The lowest value each accepts, as the CLI's options and solve_mode do.
+# The command line's defaults (solver.solo.settings.Settings), so an app solve is a CLI solve.
+DEFAULTS = {key: getattr(Settings, key) for key in ("time_limit", "work", "cp_time", "cp_workers", "plan_cp_time",
+                                                    "shares_cp_time")}
+ISLAND_ONLY = ("plan_cp_time", "shares_cp_time")  # the Zoo's command has no such options: its defaults stand
+# The lowest value each accepts, as the CLI's options and Settings.check do.
 LOWEST = {"time_limit": 0.1, "work": 1, "cp_time": None, "cp_workers": 1, "plan_cp_time": 0.0, "shares_cp_time": 0.0}
 KINDS = {"time_limit": float, "work": int, "cp_time": float, "cp_workers": int, "plan_cp_time": float,
          "shares_cp_time": float}
@@ -44,6 +46,12 @@ def settings(request: dict) -> dict:
     out = {key: number(request, key) for key in DEFAULTS}
     out["rounds"] = None if request.get("rounds") in (None, "") else rounds(request["rounds"])
     return out
+
+
+def solve_settings(given: dict, ruleset: str) -> Settings:
+    """The one settings type from the checked form (`settings`), as the map's command would build it."""
+    return Settings(**{key: given[key] for key in DEFAULTS
+                       if ruleset == "easter-island" or key not in ISLAND_ONLY}).check()
 
 
 def rounds(value) -> int:

@@ -1,15 +1,12 @@
 """What a worker process does: the same calls as `aos-solve easter-island/zoo --json --html --plan-out`.
 
-The answer is built exactly as the command line builds it (analyse, the map's
-answer_json, solo_extras, plan_page), so the app's JSON is the CLI's `--json`
-twin (tests/test_app_api.py compares them). Every plan in it was replayed by the
-referee inside `analyse`, and plan_page replays it again to draw the panels.
+The answer is built exactly as the command line builds it (the solve service
+solver.solo.service.solve, the map's answer_json, solo_extras, plan_page), so the app's JSON is
+the CLI's `--json` twin (tests/test_app_api.py compares them). Every plan in it was replayed by
+the referee inside the solver, and plan_page replays it again to draw the panels.
 """
 from __future__ import annotations
 
-import json
-import os
-import tempfile
 import time
 import traceback
 
@@ -48,42 +45,29 @@ def run(conn, kind: str, request: dict) -> None:
 def solve(request: dict) -> tuple[dict, str, dict | None]:
     """One solo solve from a request the server checked: board path, map, setup or seed or plan prefix."""
     from solver.engine.readings import make_rules
+    from solver.engine.scenario import Scenario
     from solver.engine.setup import draw_setup, setup_from_mapping
     from solver.report.plan_pages import plan_page
-    from solver.solo.position import cap_record, cap_seconds, position_from, solo_extras, solve_mode
-    from solver import interrupt
+    from solver.solo.position import position_from_json, solo_extras
+    from solver.solo import service
 
     inst = load_instance(request["board_path"])
     ruleset = inst.scenario.ruleset
     if ruleset == "easter-island":
-        from solver.solo.easter_island import analyse
-        from solver.report.solo_report import answer_json
-
-        def to_json(difficulty, cubes, answer, rules, seed):
-            return answer_json(inst, "easter-island", difficulty, cubes, answer, rules, seed)
+        from solver.report.solo_report import answer_json as to_json
     elif ruleset == "zoo":
-        from solver.solo.zoo import analyse
-        from solver.report.zoo_report import zoo_answer_json
-
-        def to_json(difficulty, cubes, answer, rules, seed):
-            return zoo_answer_json(inst, difficulty, cubes, answer, rules, seed)
+        from solver.report.zoo_report import zoo_answer_json as to_json
     else:
         raise InputError(f"the app solves Easter Island and Zoo boards, not {ruleset}", "board")
     given = checks.settings(request)
-    time_limit, rounds = given["time_limit"], given["rounds"]
-    budget, params = solve_mode(True, given["work"], given["cp_time"], given["cp_workers"],
-                                *((given["plan_cp_time"], given["shares_cp_time"]) if ruleset == "easter-island"
-                                  else ()))
+    rounds = given["rounds"]
+    settings = checks.solve_settings(given, ruleset)
     start = None
     if request.get("prefix") is not None:
-        with tempfile.TemporaryDirectory() as tmp:
-            path = os.path.join(tmp, "plan-prefix.json")
-            with open(path, "w", encoding="utf-8") as f:
-                json.dump(request["prefix"], f)
-            try:
-                prefix, start = position_from(inst, path)
-            except InputError as err:  # name the field, not a temporary file
-                raise InputError(str(err).replace(path, "the plan so far"), "play along") from None
+        try:
+            prefix, start = position_from_json(inst, request["prefix"], "the plan so far")
+        except InputError as err:  # named as the page names it
+            raise InputError(str(err), "play along") from None
         cubes, seed, rules, difficulty = prefix.setup, None, prefix.rules, prefix.difficulty
     else:
         difficulty = request["difficulty"]
@@ -95,14 +79,11 @@ def solve(request: dict) -> tuple[dict, str, dict | None]:
             seed = 1 if seed in (None, "") else checks.seed(seed)
             cubes = draw_setup(inst, difficulty, seed, rules=rules) if ruleset == "easter-island" \
                 else draw_setup(inst, difficulty, seed)
-    deterministic = budget is not None
-    with interrupt.wall_clock_cap(cap_seconds(time_limit, deterministic)) as cap:  # as the CLI does
-        answer = analyse(inst, difficulty, cubes, rules, rounds=rounds, time_limit=time_limit, budget=budget,
-                         params=params, start=start)
-    data = to_json(difficulty, cubes, answer, rules, seed)
+    answer = service.solve(Scenario(inst, difficulty, cubes, rules, seed=seed, rounds=rounds), settings, start)
+    data = to_json(answer)
     extra, _ = solo_extras(answer, start)
     data.update(extra)
-    data["time_cap"] = cap_record(cap, deterministic)
+    data["time_cap"] = answer.time_cap
     plan = answer.plan.to_json(inst) if answer.plan else None
     return data, plan_page(inst, answer.plan, data), plan
 

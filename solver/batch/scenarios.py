@@ -18,6 +18,7 @@ import pathlib
 from dataclasses import dataclass
 
 from solver.board.errors import InputError
+from solver.solo.settings import Settings
 
 #: the single commands' wall-clock allowance for the network optimizers inside a solve (`aos-solve
 #: easter-island`'s --time-limit default): they finish with proof on the shipped boards, so it bounds
@@ -33,12 +34,12 @@ class Mode:
     measures them); `cp_time` None is the scenario's default (1 unit per relaxation model for the solo
     maps, 20 units of the layout model for the Desert). `prove` asks for the solvers' deep proof mode."""
 
-    work: int = 10000            # round plans per beam variant (solo maps)
+    work: int = Settings.work                      # round plans per beam variant (solo maps)
     cp_time: float | None = None  # CP-SAT deterministic units: per relaxation model (solo), the layout model (Desert)
-    plan_cp_time: float = 10.0   # the CP-SAT plan model (solo maps); 0 skips it
-    shares_cp_time: float = 0.0  # the plan model once it only looks for fewer shares (solo maps)
-    cp_workers: int = 1          # fixed, so CP-SAT repeats its search
-    prove: bool = False          # the deep proof mode (issue 29)
+    plan_cp_time: float = Settings.plan_cp_time      # the CP-SAT plan model (solo maps); 0 skips it
+    shares_cp_time: float = Settings.shares_cp_time  # the plan model once it only looks for fewer shares (solo maps)
+    cp_workers: int = Settings.cp_workers            # fixed, so CP-SAT repeats its search
+    prove: bool = Settings.prove                     # the deep proof mode (issue 29)
 
     def cp_units(self, kind: str) -> float:
         return self.cp_time if self.cp_time is not None else (20.0 if kind == "score" else 1.0)
@@ -65,12 +66,15 @@ class Mode:
             out.update(work=self.work, plan_cp_time=self.plan_cp_time, shares_cp_time=self.shares_cp_time)
         return out
 
+    def settings(self) -> Settings:
+        """A solo solve's settings (the one settings type): the same as the map's command with these options."""
+        return Settings(work=self.work, cp_time=self.cp_units("clear"), cp_workers=self.cp_workers,
+                        plan_cp_time=self.plan_cp_time, shares_cp_time=self.shares_cp_time, prove=self.prove)
+
     def solver_params(self):
         """(beam budget, SolveParams) for solver.solo's analyse, the deep mode (`prove`) included."""
-        from solver.solo.relaxation import SolveParams
-        params = SolveParams(workers=self.cp_workers, deterministic_time=self.cp_units("clear"),
-                             plan_time=self.plan_cp_time, shares_time=self.shares_cp_time, prove=self.prove)
-        return self.work, params
+        settings = self.settings()
+        return settings.budget, settings.params()
 
 
 @dataclass(frozen=True)
@@ -108,15 +112,17 @@ def solo_batch_solve(name: str, difficulty: str, seed: int, mode: Mode, instance
                      **_ignored) -> dict:
     """An Easter Island or Zoo setup drawn with the seed under the readings, solved in reproducible mode.
 
-    The same as solver.solo.easter_island.batch_solve and solver.solo.zoo.batch_solve, except that the
-    solver gets the batch's work budget and CP-SAT parameters instead of a wall-clock time limit.
-    ``on_answer(instance, difficulty, setup, answer, rules, seed)`` may add fields (the plan pages)."""
+    The same solve service as the single commands (solver.solo.service.solve), with the batch's work
+    budget and CP-SAT parameters and no wall-clock cap of its own.
+    ``on_answer(answer)`` may add fields (the plan pages); the answer carries its scenario."""
     from solver.engine.readings import make_rules
+    from solver.engine.scenario import Scenario
     from solver.engine.setup import draw_setup, setup_to_json
     from solver.games import default_instance, load_instance
+    from solver.solo import service
     from solver.solo.relaxation import proof_record
 
-    solver = importlib.import_module("solver.solo." + name.replace("-", "_"))
+    solver = service.solver_for(name)
     inst = load_instance(instance or default_instance(name))
     if shuffle_dangers:
         inst = solver.shuffled_dangers(inst, seed)
@@ -124,10 +130,10 @@ def solo_batch_solve(name: str, difficulty: str, seed: int, mode: Mode, instance
     setup = draw_setup(inst, difficulty, seed, rules=rules)
     if name == "easter-island":
         prove_networks(inst)
-    budget, params = mode.solver_params()
-    answer = solver.analyse(inst, difficulty, setup, rules, time_limit=SOLO_NETWORK_SECONDS, budget=budget,
-                            params=params)
-    kept = on_answer(inst, difficulty, setup, answer, rules, seed) if on_answer else {}
+    # the runner keeps its own wall-clock cap (wallcap.py): the service adds none
+    settings = dataclasses.replace(mode.settings(), time_limit=SOLO_NETWORK_SECONDS)
+    answer = service.solve(Scenario(inst, difficulty, setup, rules, seed=seed), settings, capped=False)
+    kept = on_answer(answer) if on_answer else {}
     record = {**answer.batch_record(), **proof_record(answer), "round_limit": inst.scenario.rounds,
               "shares_limit": inst.scenario.max_shares, **kept}
     if name == "zoo":
@@ -175,15 +181,15 @@ def _kept(page: pathlib.Path, write) -> dict:
 
 def _solo_page_writer(name: str, page: pathlib.Path):
     """The solo solvers' on_answer hook: the same round-by-round page as `--html`, from the referee's replay."""
-    def on_answer(inst, difficulty, setup, answer, rules, seed) -> dict:
+    def on_answer(answer) -> dict:
         from solver.report.plan_pages import plan_page
         if name == "zoo":
             from solver.report.zoo_report import zoo_answer_json
-            data = zoo_answer_json(inst, difficulty, setup, answer, rules, seed)
+            data = zoo_answer_json(answer)
         else:
             from solver.report.solo_report import answer_json
-            data = answer_json(inst, name, difficulty, setup, answer, rules, seed)
-        return _kept(page, lambda: plan_page(inst, answer.plan, data))
+            data = answer_json(answer)
+        return _kept(page, lambda: plan_page(answer.scenario.instance, answer.plan, data))
     return on_answer
 
 

@@ -7,10 +7,11 @@ from typing import Optional
 
 import typer
 
-from solver import interrupt, progress
+from solver import progress
 from solver.board.errors import InputError
 from solver.games import default_instance, load_instance
 from solver.report.output import check_output_path, dumps, write_atomic
+from solver.solo.settings import Settings
 
 READING_HELP = ("A reading of the rule sheets, NAME=VALUE (repeatable); e.g. bag=full. "
                 "`aos-solve readings` lists them with their values and defaults.")
@@ -29,14 +30,14 @@ QUIET_OPT = typer.Option(False, "--quiet", "-q", help="No progress line (it show
 PLAN_OUT_OPT = typer.Option(None, "--plan-out", help="Write the plan (for check-plan) here.")
 HTML_OPT = typer.Option(None, "--html", help="Write the answer as one self-contained HTML page: verdict, readings, assumptions, a cash/income/shares chart and a panel per round (track laid that round in orange, shipments along the track).")
 FROM_OPT = typer.Option(None, "--from", help="Play on from a position: a plan file (as --plan-out writes it) whose rounds stop mid-game; it is replayed by the referee, then solved from the state reached (setup, difficulty and readings come from the file).")
-DETERMINISTIC_OPT = typer.Option(True, "--deterministic/--wall-clock", help="Reproducible mode (default): what bounds the time is work, not the clock: the plan search stops after --work round plans and CP-SAT runs with --cp-workers workers for --cp-time and --plan-cp-time work units, so the same command gives the same answer (unless the --time-limit cap stops it first, which the answer says). --wall-clock: the plan search stops at --time-limit seconds instead.")
-WORK_OPT = typer.Option(10000, "--work", help="Round plans the plan search may try per way of searching (reproducible mode). Easter Island tries further variants (another town for the black new city, other search settings) only while its plan misses the lower bound. The defaults of --work, --cp-time, --plan-cp-time and --shares-cp-time are the settings benchmarks/easter_island.py measures.")
-CP_TIME_OPT = typer.Option(1.0, "--cp-time", help="Work units (CP-SAT's deterministic time, about seconds of one idle core) for each relaxation model, the lower-bound proof of the round count. Reproducible: the wall-clock time it takes depends on the machine and its load.")
-CP_WORKERS_OPT = typer.Option(1, "--cp-workers", help="CP-SAT workers (fixed, for reproducible answers).")
-PLAN_TIME_OPT = typer.Option(10.0, "--plan-cp-time", help="Work units (CP-SAT's deterministic time) of the CP-SAT plan model (the restriction over candidate links, started from the plan search's plan: first the squeeze, a plan one round shorter than the best found, with twice this time; then fewer shares); 0 skips it. Reproducible like --cp-time: its strategies are interleaved in a fixed order, so the same command gives the same plan.")
-PROVE_OPT = typer.Option(False, "--prove", help="Deep mode: every proof engine (solver/solo/proofs: the counting bound, the CP-SAT relaxation, ...) runs to the end with its own large deterministic budget (--prove-time per engine call) while the best plan misses the lower bound; may take minutes per setup. Reproducible like the default mode. The default answer is the fast one.")
-PROVE_TIME_OPT = typer.Option(600.0, "--prove-time", help="Deep mode (--prove): the deterministic time limit of each proof-engine call (the relaxation: CP-SAT max_deterministic_time per model).")
-SHARES_TIME_OPT = typer.Option(0.0, "--shares-cp-time", help="Work units (CP-SAT's deterministic time) of the CP-SAT plan model once it only looks for fewer shares (the round count is proved, or the squeeze found no shorter plan). 0 (default) skips it and the second plan search for fewer shares: the answer keeps the plan search's shares. The fewest shares are bounded by the shares engines either way (the shares already issued, the cash-flow bound, and the relaxation's minimum with --cp-time units when this is above 0 or in the deep mode). 10 gave fewer shares on 11 of 12 setups (2 fewer at the median, up to 7) for about 7 s more each (results/shares-probe.csv).")
+DETERMINISTIC_OPT = typer.Option(Settings.deterministic, "--deterministic/--wall-clock", help="Reproducible mode (default): what bounds the time is work, not the clock: the plan search stops after --work round plans and CP-SAT runs with --cp-workers workers for --cp-time and --plan-cp-time work units, so the same command gives the same answer (unless the --time-limit cap stops it first, which the answer says). --wall-clock: the plan search stops at --time-limit seconds instead.")
+WORK_OPT = typer.Option(Settings.work, "--work", help="Round plans the plan search may try per way of searching (reproducible mode). Easter Island tries further variants (another town for the black new city, other search settings) only while its plan misses the lower bound. The defaults of --work, --cp-time, --plan-cp-time and --shares-cp-time are the settings benchmarks/easter_island.py measures.")
+CP_TIME_OPT = typer.Option(Settings.cp_time, "--cp-time", help="Work units (CP-SAT's deterministic time, about seconds of one idle core) for each relaxation model, the lower-bound proof of the round count. Reproducible: the wall-clock time it takes depends on the machine and its load.")
+CP_WORKERS_OPT = typer.Option(Settings.cp_workers, "--cp-workers", help="CP-SAT workers (fixed, for reproducible answers).")
+PLAN_TIME_OPT = typer.Option(Settings.plan_cp_time, "--plan-cp-time", help="Work units (CP-SAT's deterministic time) of the CP-SAT plan model (the restriction over candidate links, started from the plan search's plan: first the squeeze, a plan one round shorter than the best found, with twice this time; then fewer shares); 0 skips it. Reproducible like --cp-time: its strategies are interleaved in a fixed order, so the same command gives the same plan.")
+PROVE_OPT = typer.Option(Settings.prove, "--prove", help="Deep mode: every proof engine (solver/solo/proofs: the counting bound, the CP-SAT relaxation, ...) runs to the end with its own large deterministic budget (--prove-time per engine call) while the best plan misses the lower bound; may take minutes per setup. Reproducible like the default mode. The default answer is the fast one.")
+PROVE_TIME_OPT = typer.Option(Settings.prove_time, "--prove-time", help="Deep mode (--prove): the deterministic time limit of each proof-engine call (the relaxation: CP-SAT max_deterministic_time per model).")
+SHARES_TIME_OPT = typer.Option(Settings.shares_cp_time, "--shares-cp-time", help="Work units (CP-SAT's deterministic time) of the CP-SAT plan model once it only looks for fewer shares (the round count is proved, or the squeeze found no shorter plan). 0 (default) skips it and the second plan search for fewer shares: the answer keeps the plan search's shares. The fewest shares are bounded by the shares engines either way (the shares already issued, the cash-flow bound, and the relaxation's minimum with --cp-time units when this is above 0 or in the deep mode). 10 gave fewer shares on 11 of 12 setups (2 fewer at the median, up to 7) for about 7 s more each (results/shares-probe.csv).")
 
 
 def read_setup(inst, difficulty: str, seed: Optional[int], setup_file: Optional[Path], rules=None):
@@ -93,7 +94,7 @@ def easter_island(
     rounds: Optional[int] = typer.Option(None, "--rounds", min=1, help="Round limit (default: the instance's)."),
     reading: Optional[list[str]] = typer.Option(None, "--reading", help=READING_HELP),
     strict_action: bool = typer.Option(False, "--strict-action", help="Alias of --reading strict-action=on: an action must be chosen, and paid, every round (the reading the translator rejects)."),
-    time_limit: float = typer.Option(300.0, "--time-limit", min=0.1, help=TIME_LIMIT_HELP),
+    time_limit: float = typer.Option(Settings.time_limit, "--time-limit", min=0.1, help=TIME_LIMIT_HELP),
     json_out: bool = JSON_OPT,
     verbose: bool = VERBOSE_OPT,
     quiet: bool = QUIET_OPT,
@@ -113,9 +114,10 @@ def easter_island(
     prove_time: float = PROVE_TIME_OPT,
 ) -> None:
     """Can this Easter Island setup be cleared, in how few rounds, how cheaply, and how."""
-    from solver.solo.easter_island import analyse
+    from solver.solo.service import solve
     from solver.report.render import render_board
     from solver.engine.readings import BY_NAME
+    from solver.engine.scenario import Scenario
     from solver.report.solo_report import answer_json, answer_text
 
     check_output_path(svg, "--svg")
@@ -124,8 +126,9 @@ def easter_island(
     inst = load_instance(instance or default_instance("easter-island"))
     if inst.scenario.ruleset != "easter-island":
         raise InputError(f"this is a {inst.scenario.ruleset} board, not Easter Island", "--instance")
-    from solver.solo.position import cap_record, cap_seconds, position_from, solo_extras, solve_mode
-    budget, params = solve_mode(deterministic, work, cp_time, cp_workers, plan_cp_time, shares_cp_time, prove, prove_time)
+    from solver.solo.position import position_from, solo_extras
+    settings = Settings(time_limit, deterministic, work, cp_time, cp_workers, plan_cp_time, shares_cp_time, prove,
+                        prove_time).check()
     start = None
     if from_file is not None:
         if seed is not None or setup is not None or bag is not None or reading:
@@ -140,28 +143,28 @@ def easter_island(
             "strict_action": True if strict_action else None,
             "bag": BY_NAME["bag"].parse(bag, "--bag") if bag is not None else None})
         cubes, used_seed = read_setup(inst, difficulty, seed, setup, rules)
-    with progress.shown(quiet), interrupt.wall_clock_cap(cap_seconds(time_limit, deterministic)) as cap:
-        answer = analyse(inst, difficulty, cubes, rules, rounds=rounds, time_limit=time_limit, budget=budget,
-                         params=params, start=start)
-    data = answer_json(inst, "easter-island", difficulty, cubes, answer, rules, used_seed)
+    with progress.shown(quiet):
+        answer = solve(Scenario(inst, difficulty, cubes, rules, seed=used_seed, rounds=rounds), settings, start)
+    data = answer_json(answer)
     extra, extra_lines = solo_extras(answer, start)
     data.update(extra)
-    data["time_cap"] = cap_record(cap, deterministic)
+    data["time_cap"] = answer.time_cap
     svg_text = None
     if svg is not None:
-        svg_text = solo_svg(inst, answer, cubes, rules, render_board)
+        svg_text = solo_svg(answer, render_board)
     text = answer_text(data, inst, rules, verbose, extra_lines)
     if html is not None:
         write_html(html, inst, answer.plan, data)
     emit(data, text, json_out, svg, svg_text, plan_out, answer.plan.to_json(inst) if answer.plan else None)
 
 
-def solo_svg(inst, answer, cubes, rules, render_board) -> str:
+def solo_svg(answer, render_board) -> str:
     """The plan's final network and every shipment; without a plan, the cheapest network."""
     from solver.engine.state import GameState
     from solver.report.plan_pages import round_pictures
+    inst = answer.scenario.instance
     if answer.plan is None:
-        state = GameState.new(inst, cubes, rules)
+        state = GameState.new(inst, answer.scenario.setup, answer.scenario.rules)
         hexes = set(answer.network.hexes) if answer.network else set()
         return render_board(inst, state, (), title=f"{inst.board.name}: cheapest network (no plan)", highlight=hexes)
     # Shipments drawn along the track they ran on, numbered in order, offset where they share hexes.

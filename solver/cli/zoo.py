@@ -11,10 +11,11 @@ from solver.games import default_instance
 from solver.cli.solo import (CP_TIME_OPT, CP_WORKERS_OPT, DETERMINISTIC_OPT, FROM_OPT, HTML_OPT, JSON_OPT, PLAN_OUT_OPT,
                              PROVE_OPT, PROVE_TIME_OPT, QUIET_OPT, READING_HELP, TIME_LIMIT_HELP, VERBOSE_OPT,
                              WORK_OPT, emit, solo_rules, solo_svg, write_html)
-from solver import interrupt, progress
+from solver import progress
 from solver.board.errors import InputError
 from solver.games import load_instance
 from solver.report.output import check_output_path, dumps
+from solver.solo.settings import Settings
 
 zoo_app = typer.Typer(help="The Zoo solo map: verdict, minimum rounds with proof, a plan; `routes` for the feedings "
                            "a network allows.", no_args_is_help=False)
@@ -88,7 +89,7 @@ def zoo(
         "bag=full", "exit-pairs=strict")),
     strict_exits: bool = typer.Option(False, "--strict-exits", help="Alias of --reading exit-pairs=strict: food entering an exit must teleport (the designer allows passing)."),
     literal_areas: Optional[bool] = typer.Option(None, "--literal-areas/--no-literal-areas", help="Alias of --reading feed-new-cities=on/off: urbanized areas must be fed too ('every animal area', literally; default) or not."),
-    time_limit: float = typer.Option(300.0, "--time-limit", min=0.1, help=TIME_LIMIT_HELP),
+    time_limit: float = typer.Option(Settings.time_limit, "--time-limit", min=0.1, help=TIME_LIMIT_HELP),
     json_out: bool = JSON_OPT,
     verbose: bool = VERBOSE_OPT,
     quiet: bool = QUIET_OPT,
@@ -109,16 +110,17 @@ def zoo(
         return
     from solver.report.render import render_board
     from solver.report.solo_report import answer_text
-    from solver.engine.state import Rules
-    from solver.solo.zoo import analyse
+    from solver.engine.scenario import Scenario
+    from solver.solo.service import solve
     from solver.report.zoo_report import zoo_answer_json
 
     check_output_path(svg, "--svg")
     check_output_path(plan_out, "--plan-out")
     check_output_path(html, "--html")
-    from solver.solo.position import cap_record, cap_seconds, position_from, solo_extras, solve_mode
+    from solver.solo.position import position_from, solo_extras
     inst = _zoo_instance(instance)
-    budget, params = solve_mode(deterministic, work, cp_time, cp_workers, prove=prove, prove_time=prove_time)
+    settings = Settings(time_limit, deterministic, work, cp_time, cp_workers, prove=prove,
+                        prove_time=prove_time).check()
     start = None
     if from_file is not None:
         if seed is not None or setup is not None or reading:
@@ -129,14 +131,13 @@ def zoo(
         rules = solo_rules("zoo", reading, {"strict_exits": True if strict_exits else None,
                                             "feed_new_cities": literal_areas})
         food, used_seed = read_zoo_setup(inst, difficulty, seed, setup, rules)
-    with progress.shown(quiet), interrupt.wall_clock_cap(cap_seconds(time_limit, deterministic)) as cap:
-        answer = analyse(inst, difficulty, food, rules, rounds=rounds, time_limit=time_limit, budget=budget,
-                         params=params, start=start)
-    data = zoo_answer_json(inst, difficulty, food, answer, rules, used_seed)
+    with progress.shown(quiet):
+        answer = solve(Scenario(inst, difficulty, food, rules, seed=used_seed, rounds=rounds), settings, start)
+    data = zoo_answer_json(answer)
     extra, extra_lines = solo_extras(answer, start)
     data.update(extra)
-    data["time_cap"] = cap_record(cap, deterministic)
-    svg_text = solo_svg(inst, answer, food, rules, render_board) if svg is not None else None
+    data["time_cap"] = answer.time_cap
+    svg_text = solo_svg(answer, render_board) if svg is not None else None
     text = answer_text(data, inst, rules, verbose, extra_lines)
     if html is not None:
         write_html(html, inst, answer.plan, data)

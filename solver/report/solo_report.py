@@ -13,7 +13,7 @@ from solver.board.provenance import grouped
 from solver.report.output import assumptions_json
 from solver.engine.plan import Plan, replay
 from solver.solo.answer import Answer
-from solver.engine.setup import Setup, setup_to_json
+from solver.engine.setup import setup_to_json
 from solver.report.round_words import left_words, money_words, round_heading, round_steps
 from solver.report.words import money, plural
 
@@ -52,8 +52,7 @@ def _build_costs(builds: list[str], steps: list[tuple[str, int]]) -> list[dict]:
     return costs
 
 
-def answer_uses(instance: Instance, answer: Answer, rules, drawn: bool,
-                difficulty: str | None = None) -> tuple[set[str], list[dict]]:
+def answer_uses(answer: Answer) -> tuple[set[str], list[dict]]:
     """The instance keys this answer's computation read, and assumed values from elsewhere (readings, CLI).
 
     A proof without search reads only what its obstacles name (a purple cube
@@ -62,6 +61,9 @@ def answer_uses(instance: Instance, answer: Answer, rules, drawn: bool,
     number the engine uses.
     """
     from solver.engine.readings import BY_NAME
+    question = answer.scenario
+    instance, rules, difficulty = question.instance, question.rules, question.difficulty
+    drawn = question.seed is not None  # a drawn setup read the bag; one from a file or a plan did not
     uses: set[str] = {f"difficulty.{difficulty}"} if difficulty else set()  # where the cubes start
     extra: list[dict] = []
     ruleset = instance.scenario.ruleset
@@ -95,11 +97,14 @@ def answer_uses(instance: Instance, answer: Answer, rules, drawn: bool,
     return uses, extra
 
 
-def answer_json(instance: Instance, scenario: str, difficulty: str, setup: Setup, answer: Answer,
-                rules, seed: int | None) -> dict:
+def answer_json(answer: Answer) -> dict:
+    """The answer as JSON, with the question it answers (`answer.scenario`: board, setup, readings, seed)."""
+    question = answer.scenario
+    instance, setup, rules, seed = question.instance, question.setup, question.rules, question.seed
+    difficulty = question.difficulty
     net = answer.network
     out = {
-        "scenario": scenario, "difficulty": difficulty, "seed": seed,
+        "scenario": question.name, "difficulty": difficulty, "seed": seed,
         "setup": setup_to_json(instance, setup),
         "verdict": answer.verdict, "verdict_proof": answer.verdict_proof,
         "round_limit": answer.round_limit,
@@ -118,7 +123,7 @@ def answer_json(instance: Instance, scenario: str, difficulty: str, setup: Setup
         "rounds": plan_rounds_detail(instance, answer.plan) if answer.plan else [],
         "blocker_lock": replay(instance, answer.plan).lock if answer.plan else None,
         "search": answer.search, "seconds": round(answer.seconds, 3),
-        **assumptions_json(instance, rules, *answer_uses(instance, answer, rules, seed is not None, difficulty)),
+        **assumptions_json(instance, rules, *answer_uses(answer)),
     }
     if answer.extra_networks:
         out["extra_networks"] = [{"joins": label, "cost": n.cost, "lower_bound": n.lower_bound, "status": n.status,

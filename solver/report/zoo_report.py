@@ -6,7 +6,6 @@ from solver.report.words import plural
 from solver.board.instance import Instance
 from solver.engine.moves import Pass, Ship
 from solver.engine.plan import Plan, round_moves
-from solver.engine.setup import Setup
 from solver.solo.answer import Answer
 from solver.engine.state import Rules
 
@@ -68,10 +67,11 @@ def route_text_of(move: Ship) -> str:
     return route_text(move.route, move.teleports)
 
 
-def zoo_answer_json(instance: Instance, difficulty: str, setup: Setup, answer: Answer, rules: Rules,
-                    seed: int | None) -> dict:
+def zoo_answer_json(answer: Answer) -> dict:
+    """answer_json and the Zoo's own fields (food, notes, feedings), from the answer and its scenario alone."""
     from solver.report.solo_report import answer_json
-    data = answer_json(instance, "zoo", difficulty, setup, answer, rules, seed)
+    data = answer_json(answer)
+    instance, setup, rules = answer.scenario.instance, answer.scenario.setup, answer.scenario.rules
     board = instance.board
     food = ", ".join(f"{board.cities[h].name} {len(setup.get(h, []))}" for h in sorted(board.cities))
     data["setup_text"] = (f"Food on each animal area (colours do not matter in the Zoo): {food}")

@@ -5,6 +5,7 @@ from dataclasses import dataclass, field
 
 from models.network import Network
 from solver.engine.plan import Plan
+from solver.engine.scenario import Scenario
 from solver.solo.proofs import ENGINES
 from solver.solo.proofs.counting import CountingBound
 from solver.solo.proofs.relaxation import Relaxation
@@ -38,6 +39,8 @@ class Answer:
     seconds: float = 0.0
     search: dict = field(default_factory=dict)
     extra_networks: list = field(default_factory=list)  # (label, Network): other proven networks worth showing
+    scenario: Scenario | None = None  # the question answered (set by the solvers' analyse), so reports need no more
+    time_cap: dict | None = None      # whether the wall-clock cap stopped the solve (solver.solo.service.solve)
 
     def batch_record(self) -> dict:
         """The JSON-ready fields a batch keeps for one solve."""

@@ -37,14 +37,16 @@ from solver.board.hexgrid import Hex
 from solver.board.instance import Instance
 from solver.engine.moves import IssueShares, Pass, SelectAction, Ship, UpgradeLocomotive
 from models.network import Network, cheapest_network
-from solver.engine.plan import Plan, RoundPlan, replay
+from solver.engine.plan import RoundPlan, replay
 from solver.solo.round_search import Node, RoundPlanner, widths
 from solver.solo.prune import prune_idle_track
 from solver.solo.plan_finders import EconomyFinder
 from solver import interrupt, progress
-from solver.solo.relaxation import SolveParams, proof_record
+from solver.solo.relaxation import proof_record
+from solver.solo.settings import SolveParams
 from solver.solo.proofs.shares import fewest_shares
 from solver.solo.proofs import Position, bound_before_search, raise_bound
+from solver.engine.scenario import Scenario, as_scenario
 from solver.engine.setup import Setup
 from solver.solo.answer import OBSTACLE, Answer
 from solver.engine.shipping import shipments
@@ -377,19 +379,29 @@ def proof_position(instance: Instance, state: GameState, rules: Rules, start: No
                     known_bound=state.round)
 
 
-def analyse(instance: Instance, difficulty: str, setup: Setup, rules: Rules = Rules(), rounds: int | None = None,
-            time_limit: float = 60.0, beam_width: int = 54, polish_width: int | None = None,
-            budget: int | None = None, params: SolveParams | None = None, start: Node | None = None,
-            relax: bool = True) -> Answer:
-    """Verdict, proven bounds and a referee-checked plan.
+def analyse(scenario: Scenario | Instance, difficulty: str | None = None, setup: Setup | None = None,
+            rules: Rules | None = None, rounds: int | None = None, *, time_limit: float = 60.0,
+            beam_width: int = 54, polish_width: int | None = None, budget: int | None = None,
+            params: SolveParams | None = None, start: Node | None = None, relax: bool = True) -> Answer:
+    """Verdict, proven bounds and a referee-checked plan; the answer carries its `scenario` (the question).
 
+    The loose form (instance, difficulty, setup, rules, rounds) is kept for tests and benchmarks.
     Deterministic mode (`budget` given): the beam stops after `budget` round plans instead of at
     the clock, and CP-SAT runs with `params` (fixed workers, deterministic time limit).
     `start`: a position reached by a plan prefix (a state at the start of a round and its rounds).
     """
+    scenario = as_scenario(scenario, difficulty, setup, rules, rounds)
+    answer = _analyse(scenario, time_limit, beam_width, polish_width, budget, params, start, relax)
+    answer.scenario = scenario
+    return answer
+
+
+def _analyse(scenario: Scenario, time_limit: float, beam_width: int, polish_width: int | None,
+             budget: int | None, params: SolveParams | None, start: Node | None, relax: bool) -> Answer:
     t0 = time.monotonic()
     params = params or SolveParams()
-    limit = rounds or instance.scenario.rounds
+    instance, setup, rules = scenario.instance, scenario.setup, scenario.rules
+    limit = scenario.round_limit
     ruins = sorted(instance.board.cities)
     goods = setup if start is None else {h: list(c) for h, c in start.state.goods.items() if c}
     impossible = unreachable_cubes(instance, goods)
@@ -431,7 +443,7 @@ def analyse(instance: Instance, difficulty: str, setup: Setup, rules: Rules = Ru
                         "only; one with complex tiles may", limit, lower, None, False, network=cost_net,
                         network_label=label, bound_reasons=reasons)
         if relax and params.prove:  # the deep mode: the engines, and the link search's plan side, lay complex tiles
-            _complex_only(answer, instance, difficulty, setup, state0, position, bound, limit, start)
+            _complex_only(answer, scenario, state0, position, bound, start)
         answer.seconds = time.monotonic() - t0
         return answer
     deadline = t0 + time_limit
@@ -459,7 +471,7 @@ def analyse(instance: Instance, difficulty: str, setup: Setup, rules: Rules = Ru
     def accept(found: Node, source: str = "beam search (solver/solo/round_search.py)") -> bool:
         """Keep the plan if the referee says it clears and it beats the best so far; say whether it did."""
         nonlocal best_key
-        plan = Plan(instance.board.name, difficulty, rules, setup, found.rounds, round_limit=limit)
+        plan = scenario.plan(found.rounds)
         check = replay(instance, plan)  # the referee, not the planner, says whether it clears
         if check.error is None and check.state.cleared_round is not None:
             key = (check.state.cleared_round, check.state.shares, -check.state.cash)
@@ -535,7 +547,7 @@ def analyse(instance: Instance, difficulty: str, setup: Setup, rules: Rules = Ru
         bound = raise_bound(answer, position, bound, limit)
         lower = answer.lower_bound = bound.lower
         if start is None:
-            _decoded(answer, instance, difficulty, setup, state0, bound, accept)
+            _decoded(answer, scenario, state0, bound, accept)
     # 3. Squeeze: the CP-SAT restriction (models/solo_game/restriction.py) asked for a plan one round
     #    shorter than the best so far, started from that plan cut to the shorter length. Its soft clear
     #    condition counts what the cut plan leaves undone (cubes, ruins), so the search repairs the cut
@@ -646,23 +658,23 @@ def _optimize(answer: Answer, state0: GameState, lower: int, limit: int, params:
 SHARE_WEIGHTS = (6.0, 30.0)
 
 
-def _complex_only(answer: Answer, instance: Instance, difficulty: str, setup: Setup, state0, position, bound,
-                  limit: int, start) -> None:
+def _complex_only(answer: Answer, scenario: Scenario, state0, position, bound, start) -> None:
     """Deep mode where only complex tiles can join the ruins (the beam lays simple tiles): the proof engines
     settle "not clearable", or the link search's decoded plan, replayed by the referee, clears."""
+    limit = scenario.round_limit
     bound = raise_bound(answer, position, bound, limit)
     answer.lower_bound = bound.lower
-    if bound.lower <= limit and start is None:
+    if bound.lower <= limit and start is None:  # so state0 is the setup's first state, with the scenario's rules
         def accept(found, source: str) -> bool:
-            plan = Plan(instance.board.name, difficulty, state0.rules, setup, found.rounds, round_limit=limit)
-            check = replay(instance, plan)  # the referee, not the decoder, says whether it clears
+            plan = scenario.plan(found.rounds)
+            check = replay(scenario.instance, plan)  # the referee, not the decoder, says whether it clears
             if check.error is not None or check.state.cleared_round is None or answer.plan is not None:
                 return False
             answer.plan, answer.end_state = plan, check.state.summary()
             answer.upper_bound = check.state.cleared_round
             answer.search["plan_source"] = source
             return True
-        _decoded(answer, instance, difficulty, setup, state0, bound, accept)
+        _decoded(answer, scenario, state0, bound, accept)
     _settle(answer, bound, limit)
     answer.search["proofs"] = position.asked
 
@@ -682,7 +694,7 @@ def _settle(answer: Answer, bound, limit: int) -> None:
                                      else None)
 
 
-def _decoded(answer: Answer, instance: Instance, difficulty: str, setup: Setup, state0, bound, accept) -> None:
+def _decoded(answer: Answer, scenario: Scenario, state0, bound, accept) -> None:
     """The plan side of an engine's "may clear" (the link search's abstract clear): a proposed plan, which
     counts only if the referee replays it (accept)."""
     from solver.solo.link_plans import decode
@@ -690,7 +702,7 @@ def _decoded(answer: Answer, instance: Instance, difficulty: str, setup: Setup, 
         if verdict.engine != "link search":
             continue
         pattern, link_bounds = verdict.pattern
-        plan, why = decode(state0, instance, difficulty, setup, pattern, link_bounds)
+        plan, why = decode(state0, scenario, pattern, link_bounds)
         answer.search.setdefault("decoded", []).append({"engine": verdict.engine, "plan": plan is not None,
                                                         "note": why})
         if plan is not None:
@@ -742,7 +754,7 @@ def batch_solve(difficulty: str, seed: int, time_limit: float, instance: str | N
                 prove_time: float | None = None, **_ignored) -> dict:
     """One batch task: draw the setup with the seed under the readings, solve it, return a JSON-ready record.
 
-    ``on_answer(instance, difficulty, setup, answer, rules, seed)`` may add fields to the record (the batch's
+    ``on_answer(answer)`` (the answer carries its scenario) may add fields to the record (the batch's
     plan pages); solvers know no reports, so the batch hands the page writer in."""
     from solver.games import default_instance, load_instance
     from solver.engine.readings import make_rules
@@ -754,6 +766,6 @@ def batch_solve(difficulty: str, seed: int, time_limit: float, instance: str | N
     setup = draw_setup(inst, difficulty, seed, rules=rules)
     # the deep mode (`batch --prove`): every proof engine to the end, its own deterministic budgets
     params = SolveParams(prove=prove, **({} if prove_time is None else {"prove_time": prove_time}))
-    answer = analyse(inst, difficulty, setup, rules, time_limit=time_limit, params=params)
-    kept = on_answer(inst, difficulty, setup, answer, rules, seed) if on_answer else {}
+    answer = analyse(Scenario(inst, difficulty, setup, rules, seed=seed), time_limit=time_limit, params=params)
+    kept = on_answer(answer) if on_answer else {}
     return {**answer.batch_record(), **proof_record(answer), "setup": setup_to_json(inst, setup), **kept}

@@ -25,7 +25,8 @@ from solver.engine.moves import Pass, route_text
 from solver.engine.plan import round_moves
 from solver.engine.state import IllegalMove
 from solver.engine.plan import RoundPlan
-from solver.solo.relaxation import SolveParams, _solver, game_spec
+from solver.solo.relaxation import _solver, game_spec
+from solver.solo.settings import SolveParams
 
 
 def _hex_graph(state) -> nx.Graph:

@@ -15,6 +15,7 @@ says it clears.
 from __future__ import annotations
 
 from solver.engine.plan import Plan, RoundPlan, replay
+from solver.engine.scenario import Scenario
 from solver.engine.track_tiles import tile_set_of
 from solver.solo.link_search import LinkBounds, Pos, first_use, is_crossing, round_limits, tile_rules, town_lasts
 from models.link_packing import PackingBoard, pack_paths
@@ -23,7 +24,7 @@ OPTIONAL_HEXES = 2  # the decoder's extra links for the clear: pairs whose cheap
 HEXES_TIME = 60.0   # deterministic time of the general decoder's packing (a larger model: every candidate link)
 
 
-def decode(state0, instance, difficulty: str, setup, pattern: list, bounds: LinkBounds,
+def decode(state0, scenario: Scenario, pattern: list, bounds: LinkBounds,
            deterministic_time: float = 10.0) -> tuple[Plan | None, str]:
     """(a referee-checked plan that follows the abstract clear `pattern` from the game's start, or None;
     what stopped it)."""
@@ -35,7 +36,7 @@ def decode(state0, instance, difficulty: str, setup, pattern: list, bounds: Link
                              bounds.board.passable, two_tracks=False)
     chains = pack_paths(one_track, pairs, deterministic_time)
     if chains is None:
-        return _decode_hexes(state0, instance, difficulty, setup, pattern, bounds,
+        return _decode_hexes(state0, scenario, pattern, bounds,
                              max(deterministic_time, HEXES_TIME))
     rounds = len(pattern)
     due = first_use(pattern)
@@ -71,17 +72,18 @@ def decode(state0, instance, difficulty: str, setup, pattern: list, bounds: Link
             first, last = span
             build.append("-".join(str(h) for h in chain[first - 1:last + 2]))
         builds.append(build)
-    return _with_shares(instance, difficulty, setup, state0, _rounds(state0, pattern, builds))
+    return _with_shares(scenario, state0, _rounds(state0, pattern, builds))
 
 
-def _with_shares(instance, difficulty, setup, state0, plan_rounds: list[RoundPlan]) -> tuple[Plan | None, str]:
+def _with_shares(scenario: Scenario, state0, plan_rounds: list[RoundPlan]) -> tuple[Plan | None, str]:
+    instance = scenario.instance
     """Each round with the fewest shares the referee accepts, more while a shortfall would follow."""
     done: list[RoundPlan] = []
     for rp in plan_rounds:
         chosen = None
         for k in range(0, state0.scenario.max_shares + 1):
             rp.shares = k
-            result = replay(instance, _plan(instance, difficulty, setup, state0, done + [rp]))
+            result = replay(instance, _plan(scenario, state0, done + [rp]))
             if result.error is not None:
                 continue
             if chosen is None:
@@ -91,23 +93,25 @@ def _with_shares(instance, difficulty, setup, state0, plan_rounds: list[RoundPla
                 break
         if chosen is None:
             rp.shares = state0.scenario.max_shares - sum(r.shares for r in done) - state0.shares
-            error = replay(instance, _plan(instance, difficulty, setup, state0, done + [rp])).error
+            error = replay(instance, _plan(scenario, state0, done + [rp])).error
             return None, f"round {len(done) + 1} is refused by the referee: {error}"
         rp.shares = chosen
         done.append(rp)
-    plan = _plan(instance, difficulty, setup, state0, done)
+    plan = _plan(scenario, state0, done)
     result = replay(instance, plan)
     if result.error is None and result.state.cleared_round is not None:
         return plan, "the referee replays it: it clears"
     return None, f"the referee: {result.error or 'it does not clear'}"
 
 
-def _plan(instance, difficulty, setup, state0, rounds) -> Plan:
-    return Plan(instance.board.name, difficulty, state0.rules, setup, [RoundPlan(**vars(r)) for r in rounds],
+def _plan(scenario: Scenario, state0, rounds) -> Plan:
+    """The question's plan, judged under the first state's rules and round limit."""
+    return Plan(scenario.instance.board.name, scenario.difficulty, state0.rules, scenario.setup,
+                [RoundPlan(**vars(r)) for r in rounds],
                 state0.round_limit)
 
 
-def _decode_hexes(state0, instance, difficulty, setup, pattern: list, bounds: LinkBounds,
+def _decode_hexes(state0, scenario: Scenario, pattern: list, bounds: LinkBounds,
                   deterministic_time: float) -> tuple[Plan | None, str]:
     """The general decoder, when the one above finds no track: the shipments' links as chains that may
     share a hex as a complex tile of the tile set (with complex tiles on), each round's links within
@@ -143,7 +147,7 @@ def _decode_hexes(state0, instance, difficulty, setup, pattern: list, bounds: Li
             continue
         builds, why = _schedule(state0, pattern, chains, due, limits, found)
         if builds is not None:
-            return _with_shares(instance, difficulty, setup, state0, _rounds(state0, pattern, builds))
+            return _with_shares(scenario, state0, _rounds(state0, pattern, builds))
     return None, why
 
 

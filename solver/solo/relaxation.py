@@ -22,7 +22,6 @@ from __future__ import annotations
 import dataclasses
 import heapq
 from collections import deque
-from dataclasses import dataclass
 
 from ortools.sat.python import cp_model
 
@@ -30,38 +29,9 @@ from models.solo_game import Dest, Item, SoloSpec, Stack, build_relaxation
 from solver import interrupt
 from solver.board.hexgrid import Hex
 from solver.engine.track_tiles import complex_rules
+from solver.solo.settings import SolveParams
 
 INF = 1 << 30
-
-
-@dataclass(frozen=True)
-class SolveParams:
-    """CP-SAT in deterministic mode: a fixed number of workers and a deterministic time limit."""
-
-    workers: int = 1
-    deterministic_time: float = 5.0    # CP-SAT's deterministic time units (not seconds: wall time varies with load)
-    seed: int = 0
-    plan_time: float = 10.0            # the same units for the plan model (the restriction); 0 skips it
-    # the plan model's units once it only looks for fewer shares (rounds settled, or the squeeze failed);
-    # 0 (the default) skips that run and the relaxation's fewest-shares bound: the answer keeps the beam's
-    # shares. 10 units give fewer shares on 11 of 12 setups (2 fewer at the median) but take about 7 s
-    # each, most of a whole answer's time (results/shares-probe.csv; the goal is a median under 10 s).
-    shares_time: float = 0.0
-    # The relaxation's fewest-shares bound (solver/solo/proofs/shares.py) at the proved minimum round count while
-    # the plan holds more shares than the position: CP-SAT units. 0 by default: with 1 unit it cost 1.8-2 s CPU an
-    # answer and proved nothing above the start's shares on Easter Island seeds 1-3 (unknown on 14 of 15 setups,
-    # results/shares-bounds.csv); the deep mode (`--prove`) and --shares-cp-time > 0 still ask it.
-    shares_bound_time: float = 0.0
-    # The deep mode (`--prove`): every proof engine (solver/solo/proofs) runs to the end, each call with its
-    # own deterministic budget `prove_time` (the relaxation: CP-SAT units per model) instead of the default's.
-    prove: bool = False
-    prove_time: float = 600.0
-    # The plan optimizer (solver/solo/economy_search.py): positions kept per round of its beam; 0 skips it.
-    economy_width: int = 60
-
-    def for_shares(self) -> "SolveParams":
-        """The parameters of a plan-model run that looks for fewer shares, not fewer rounds."""
-        return dataclasses.replace(self, plan_time=self.shares_time)
 
 
 def _free(board, scenario, h: Hex) -> bool:

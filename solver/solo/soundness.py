@@ -192,7 +192,7 @@ class Outcome:
 def check_board(board: Board, max_nodes: int = 8_000, budget: int = 200, deep: bool = True) -> Outcome:
     """The truth for one board and every claim of the solver on it: the answer of the default mode and
     (`deep`) of the deep mode, each with the proof engines together, and every engine alone."""
-    from solver.solo.relaxation import SolveParams
+    from solver.solo.settings import SolveParams
     out = Outcome(board.seed, board.ruleset, False)
     try:
         inst, rules, setup, state = board.start()

@@ -39,15 +39,17 @@ from solver.board.hexgrid import Hex
 from solver.board.instance import Instance
 from solver.engine.moves import Pass, Ship, UpgradeLocomotive
 from models.network import Network, board_graph, cheapest_network
-from solver.engine.plan import Plan, RoundPlan, replay, round_moves
+from solver.engine.plan import RoundPlan, replay, round_moves
 from solver.solo.prune import prune_idle_track
 from solver.solo.round_search import Node, RoundPlanner, widths
 from solver.solo.zoo_networks import (_proven, heuristic_network, network_links, shortcuts, target_networks,  # noqa: F401
                                  teleport_network)
-from solver.solo.relaxation import SolveParams, proof_record
+from solver.solo.relaxation import proof_record
+from solver.solo.settings import SolveParams
 from solver.solo.proofs.shares import fewest_shares
 from solver.solo.proofs import Position, bound_before_search, raise_bound
 from solver.solo.proofs.counting import areas_to_feed
+from solver.engine.scenario import Scenario, as_scenario
 from solver.engine.setup import Setup
 from solver.solo.answer import OBSTACLE, Answer
 from solver.engine.state import GameState, Rules
@@ -385,23 +387,34 @@ def proof_position(instance: Instance, state: GameState, rules: Rules, start: No
                     known_bound=state.round)
 
 
-def analyse(instance: Instance, difficulty: str, setup: Setup, rules: Rules = Rules(), rounds: int | None = None,
-            time_limit: float = 60.0, beam_width: int = 54, polish_width: int = 6,
-            budget: int | None = None, params: SolveParams | None = None, start: Node | None = None,
-            relax: bool = True) -> Answer:
-    """Verdict, bounds, a referee-checked plan and the proven cheapest networks for one Zoo setup.
+def analyse(scenario: Scenario | Instance, difficulty: str | None = None, setup: Setup | None = None,
+            rules: Rules | None = None, rounds: int | None = None, *, time_limit: float = 60.0,
+            beam_width: int = 54, polish_width: int = 6, budget: int | None = None,
+            params: SolveParams | None = None, start: Node | None = None, relax: bool = True) -> Answer:
+    """Verdict, bounds, a referee-checked plan and the proven cheapest networks for one Zoo setup; the
+    answer carries its `scenario` (the question). The loose form (instance, difficulty, setup, rules,
+    rounds) is kept for tests and benchmarks.
 
     `time_limit` bounds the plan search; each of the two network optimizations
     gets a third of it on top (their results are reported, and searched when the minimum is open).
     Deterministic mode (`budget`): the beam stops after `budget` round plans, CP-SAT runs with `params`.
     `start`: a position reached by a plan prefix (state at the start of a round, and its rounds).
     """
+    scenario = as_scenario(scenario, difficulty, setup, rules, rounds)
+    answer = _analyse(scenario, time_limit, beam_width, polish_width, budget, params, start, relax)
+    answer.scenario = scenario
+    return answer
+
+
+def _analyse(scenario: Scenario, time_limit: float, beam_width: int, polish_width: int, budget: int | None,
+             params: SolveParams | None, start: Node | None, relax: bool) -> Answer:
+    instance, setup, rules = scenario.instance, scenario.setup, scenario.rules
     played = len(start.rounds) if start is not None else 0  # rounds of a --from prefix: never pruned
     t0 = time.monotonic()
     deadline = t0 + time_limit
     params = params or SolveParams()
     net_time = max(1.0, time_limit / 3)
-    limit = rounds or instance.scenario.rounds
+    limit = scenario.round_limit
     areas = areas_to_feed(instance)
     goods = setup if start is None else {h: list(c) for h, c in start.state.goods.items() if c}
     needs = relaxed_needs(instance, goods, rules)
@@ -473,7 +486,7 @@ def analyse(instance: Instance, difficulty: str, setup: Setup, rules: Rules = Ru
                 answer.search["networks"].append({"network": name, "beam": width,
                                                   "rounds": len(found.rounds) if found else None})
                 if found is not None:
-                    key = _accept(instance, difficulty, setup, rules, found, answer, best["key"], played)
+                    key = _accept(scenario, found, answer, best["key"], played)
                     if key is not None:
                         best["key"], best["target"] = key, (name, links)
             answer.search["beam_widths"].append(width)
@@ -485,7 +498,7 @@ def analyse(instance: Instance, difficulty: str, setup: Setup, rules: Rules = Ru
         prefix = list(start.rounds) if start is not None else []
 
         def offer(rounds, source: str) -> bool:
-            key = _accept(instance, difficulty, setup, rules, Node(state0, prefix + rounds), answer, best["key"],
+            key = _accept(scenario, Node(state0, prefix + rounds), answer, best["key"],
                           played, source)
             if key is not None:
                 best["key"], best["target"] = key, None
@@ -522,7 +535,7 @@ def analyse(instance: Instance, difficulty: str, setup: Setup, rules: Rules = Ru
             found = planner.run(answer.upper_bound, start)
             answer.search["round_plans_tried"] += planner.explored
             if found is not None:
-                key = _accept(instance, difficulty, setup, rules, found, answer, best["key"], played)
+                key = _accept(scenario, found, answer, best["key"], played)
                 if key is not None:
                     best["key"] = key
             answer.search.setdefault("polish_widths", []).append(width)
@@ -554,11 +567,12 @@ def analyse(instance: Instance, difficulty: str, setup: Setup, rules: Rules = Ru
     return answer
 
 
-def _accept(instance, difficulty, setup, rules, found: Node, answer: Answer, best_key, fixed: int = 0,
+def _accept(scenario: Scenario, found: Node, answer: Answer, best_key, fixed: int = 0,
             source: str = "beam search (solver/solo/zoo.py)"):
     """Replay the plan through the referee; keep it if it beats the best (rounds, shares, -cash).
     `fixed`: rounds of a played prefix, never pruned."""
-    plan = Plan(instance.board.name, difficulty, rules, setup, found.rounds, round_limit=answer.round_limit)
+    plan = scenario.plan(found.rounds)
+    instance = scenario.instance
     check = replay(instance, plan)
     if check.error is not None or check.state.cleared_round is None:
         answer.search["referee_rejected"] = check.error or "did not clear"
@@ -608,9 +622,9 @@ def batch_solve(difficulty: str, seed: int, time_limit: float, instance: str | N
     setup = draw_setup(inst, difficulty, seed, rules=rules)
     # the deep mode (`batch --prove`): every proof engine to the end, its own deterministic budgets
     params = SolveParams(prove=prove, **({} if prove_time is None else {"prove_time": prove_time}))
-    answer = analyse(inst, difficulty, setup, rules, time_limit=time_limit, params=params)
+    answer = analyse(Scenario(inst, difficulty, setup, rules, seed=seed), time_limit=time_limit, params=params)
     dangers = {inst.board.cities[h].name: inst.board.cities[h].danger for h in sorted(inst.board.cities)}
-    kept = on_answer(inst, difficulty, setup, answer, rules, seed) if on_answer else {}
+    kept = on_answer(answer) if on_answer else {}
     return {**answer.batch_record(), **proof_record(answer), "dangers": dangers, **kept}
 
 

@@ -68,7 +68,7 @@ class Position:
     state: object                    # solver.engine.state.GameState at the start of a round (phase "shares")
     rules: object                    # solver.engine.state.Rules: the readings
     start: object | None             # solver.solo.round_search.Node of a plan prefix, or None (the setup itself)
-    params: object                   # solver.solo.relaxation.SolveParams (budgets; `prove` for the deep mode)
+    params: object                   # solver.solo.settings.SolveParams (budgets; `prove` for the deep mode)
     time_limit: float = 60.0         # wall-clock seconds the map solver gives network proofs
     tiles_net: object | None = None  # Easter Island: models.network.Network, fewest tiles joining all ruins
     needs: object | None = None      # Zoo: solver.solo.zoo.Needs, least locomotive and tiles over any network
