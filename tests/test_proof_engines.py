@@ -220,7 +220,8 @@ def test_a_bad_prove_time_is_one_clear_error(run_cli, command):
 
 
 @pytest.mark.parametrize("module,board", [(easter_island, "tiny-island-locomotive.toml"), (zoo, "tiny-zoo-pair.toml")])
-def test_batch_solve_passes_prove_into_the_solve_params(monkeypatch, module, board):
+def test_a_batch_solve_passes_prove_into_the_solve_params(monkeypatch, module, board):
+    from solver.batch.scenarios import Mode, solo_batch_solve
     seen = []
     real = module.analyse
 
@@ -229,11 +230,11 @@ def test_batch_solve_passes_prove_into_the_solve_params(monkeypatch, module, boa
         return real(*args, **{**kwargs, "budget": 500})
 
     monkeypatch.setattr(module, "analyse", spy)
-    diff = "easy" if module is easter_island else "standard"
-    record = module.batch_solve(diff, 1, 20, instance=str(INSTANCES / "tiny" / board), prove=True, prove_time=3.0)
-    assert seen[0].prove and seen[0].prove_time == 3.0 and "verdict" in record
-    module.batch_solve(diff, 1, 20, instance=str(INSTANCES / "tiny" / board))
-    assert seen[1] == SolveParams()  # without prove: the default parameters, as before
+    name, diff = ("easter-island", "easy") if module is easter_island else ("zoo", "standard")
+    record = solo_batch_solve(name, diff, 1, Mode(prove=True), instance=str(INSTANCES / "tiny" / board))
+    assert seen[0].prove and seen[0].prove_time == SolveParams().prove_time and "verdict" in record
+    solo_batch_solve(name, diff, 1, Mode(), instance=str(INSTANCES / "tiny" / board))
+    assert not seen[1].prove and seen[1] == Mode().settings().params()  # without prove: the batch's own parameters
 
 
 def test_the_deep_mode_settles_boards_only_complex_tiles_can_join():

@@ -195,8 +195,8 @@ def test_zoo_from_a_mid_game_position_proves_its_minimum_with_the_relaxation(run
 
 
 def test_batch_records_say_how_their_answer_was_proved():
-    from solver.solo.easter_island import batch_solve
-    rec = batch_solve("easy", 1, 10.0, instance=str(INSTANCES / "tiny/tiny-island-locomotive.toml"))
+    from solver.batch.scenarios import Mode, solo_batch_solve
+    rec = solo_batch_solve("easter-island", "easy", 1, Mode(), instance=str(INSTANCES / "tiny/tiny-island-locomotive.toml"))
     assert "proof_source" in rec and "shares_lower_bound" in rec and "shares_proved" in rec
     assert (rec["proof_source"] is not None) == bool(rec["proved"])
 

@@ -747,25 +747,3 @@ def _shares_bounds(answer: Answer, position: Position, params: SolveParams) -> N
     shares.py, vs the plan's), then the plan's track cost."""
     answer.search["shares"] = fewest_shares(position, answer.upper_bound, answer.end_state["shares"], params,
                                             answer.end_state["spent_on_track"])
-
-
-def batch_solve(difficulty: str, seed: int, time_limit: float, instance: str | None = None,
-                bag: str | None = None, readings: dict | None = None, on_answer=None, prove: bool = False,
-                prove_time: float | None = None, **_ignored) -> dict:
-    """One batch task: draw the setup with the seed under the readings, solve it, return a JSON-ready record.
-
-    ``on_answer(answer)`` (the answer carries its scenario) may add fields to the record (the batch's
-    plan pages); solvers know no reports, so the batch hands the page writer in."""
-    from solver.games import default_instance, load_instance
-    from solver.engine.readings import make_rules
-    from solver.engine.setup import draw_setup, setup_to_json
-
-    inst = load_instance(instance or default_instance("easter-island"))
-    rules = make_rules("easter-island", [f"{k}={v}" for k, v in (readings or {}).items()],
-                       aliases={"bag": bag} if bag else None)
-    setup = draw_setup(inst, difficulty, seed, rules=rules)
-    # the deep mode (`batch --prove`): every proof engine to the end, its own deterministic budgets
-    params = SolveParams(prove=prove, **({} if prove_time is None else {"prove_time": prove_time}))
-    answer = analyse(Scenario(inst, difficulty, setup, rules, seed=seed), time_limit=time_limit, params=params)
-    kept = on_answer(answer) if on_answer else {}
-    return {**answer.batch_record(), **proof_record(answer), "setup": setup_to_json(inst, setup), **kept}

@@ -603,31 +603,6 @@ def _needs_json(instance: Instance, needs: Needs) -> dict:
                                "nearest_stop_tiles": v(needs.near[h])} for h in sorted(board.cities)}}
 
 
-def batch_solve(difficulty: str, seed: int, time_limit: float, instance: str | None = None,
-                shuffle_dangers: bool = False, strict_exits: bool = False, readings: dict | None = None,
-                on_answer=None, prove: bool = False,
-                prove_time: float | None = None, **_ignored) -> dict:
-    """One batch task under the readings: the seed draws the food (and, if asked, shuffles the danger levels).
-
-    ``on_answer``: as in solver.solo.easter_island.batch_solve (the batch's plan pages)."""
-    from solver.games import default_instance, load_instance
-    from solver.engine.readings import make_rules
-    from solver.engine.setup import draw_setup
-
-    inst = load_instance(instance or default_instance("zoo"))
-    if shuffle_dangers:
-        inst = shuffled_dangers(inst, seed)
-    rules = make_rules("zoo", [f"{k}={v}" for k, v in (readings or {}).items()],
-                       aliases={"strict_exits": True} if strict_exits else None)
-    setup = draw_setup(inst, difficulty, seed, rules=rules)
-    # the deep mode (`batch --prove`): every proof engine to the end, its own deterministic budgets
-    params = SolveParams(prove=prove, **({} if prove_time is None else {"prove_time": prove_time}))
-    answer = analyse(Scenario(inst, difficulty, setup, rules, seed=seed), time_limit=time_limit, params=params)
-    dangers = {inst.board.cities[h].name: inst.board.cities[h].danger for h in sorted(inst.board.cities)}
-    kept = on_answer(answer) if on_answer else {}
-    return {**answer.batch_record(), **proof_record(answer), "dangers": dangers, **kept}
-
-
 def shuffled_dangers(inst: Instance, seed: int) -> Instance:
     """The board with its danger levels permuted among the animal areas (numbers from the instance file).
 
