@@ -50,7 +50,11 @@ def _watch(fd: int) -> None:
         if not data:
             return
         cut = signal.SIGUSR1 in data and _cut_short_on
-        if cut:
+        if cut and _on_signal is not None:  # the cancel handle's watcher (cancel_on) cuts and stops the solves
+            with contextlib.suppress(Exception):
+                _on_signal()
+            cut = False
+        elif cut:
             cut_short()
         if cut or any(b in (signal.SIGINT, signal.SIGTERM) for b in data):
             with _lock:
@@ -120,12 +124,57 @@ def cut_short() -> None:
     _cap["hit"] = True
 
 
-def install_cut_short() -> None:
+def install_cut_short(on_signal: Callable[[], None] | None = None) -> None:
     """SIGUSR1 cuts the solve short (cut_short, and the running CP-SAT solves stopped) instead of ending it:
-    the app's worker, so that Cancel keeps the bounds and the best plan found. Call after install()."""
-    global _cut_short_on
-    _cut_short_on = True
-    signal.signal(signal.SIGUSR1, lambda signum, frame: cut_short())
+    the app's worker, so that Cancel keeps the bounds and the best plan found. Call after install().
+
+    With `on_signal` (the app's worker: a cancel handle's `set`), SIGUSR1 calls it instead, and the solve
+    service's `cancel_on` watching that handle cuts the solve short."""
+    global _cut_short_on, _on_signal
+    _cut_short_on, _on_signal = True, on_signal
+    signal.signal(signal.SIGUSR1, lambda signum, frame: (on_signal or cut_short)())
+
+
+_on_signal: Callable[[], None] | None = None
+
+
+@contextlib.contextmanager
+def cancel_on(cancelled: Callable[[], bool], poll: float = 0.05) -> Iterator[dict]:
+    """While the block runs, `cancelled()` turning true cuts the solve short as the app's Cancel does: every
+    search stops as if its time had run out (cut_short) and the CP-SAT solves of this thread are stopped, so
+    the answer is what was found and proved by then. Unlike a signal's cut, this one ends with the block (the
+    process may solve again). Yields {"cancelled": bool}."""
+    global _cut
+    thread = threading.get_ident()
+    saved, was_cut = dict(_cap), _cut
+    state = {"cancelled": False}
+    done = threading.Event()
+
+    def fire() -> None:
+        state["cancelled"] = True
+        cut_short()
+
+    def watch() -> None:
+        while not state["cancelled"] and not done.wait(poll):
+            if cancelled():
+                fire()
+        while state["cancelled"] and not done.wait(0.2):  # a solve that started just after the cut stops too
+            stop_solves(thread)
+
+    if cancelled():
+        fire()
+    watcher = threading.Thread(target=watch, name="solve-cancel", daemon=True)
+    watcher.start()
+    try:
+        if state["cancelled"]:
+            stop_solves(thread)
+        yield state
+    finally:
+        done.set()
+        watcher.join()
+        if state["cancelled"] and not was_cut:
+            _cut = False
+            _cap.update(saved)
 
 
 @contextlib.contextmanager

@@ -71,3 +71,26 @@ def listen(callback) -> None:
     """Hand every note to `callback(phase, bounds)` as well (None stops): the app's worker sends them to the page."""
     global _listener
     _listener = callback
+
+
+@contextlib.contextmanager
+def listening(callback) -> Iterator[None]:
+    """While the block runs, `callback(phase, bounds)` gets every note as well (the solve service's progress);
+    a listener already set still gets them, and is the only one again after the block."""
+    global _listener
+    before = _listener
+    if callback is None:
+        yield
+        return
+
+    def both(phase, bounds):
+        if before is not None:
+            before(phase, bounds)
+        callback(phase, bounds)
+
+    _listener = both
+    try:
+        yield
+    finally:
+        _listener = before
+

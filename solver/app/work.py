@@ -7,10 +7,11 @@ the referee inside the solver, and plan_page replays it again to draw the panels
 """
 from __future__ import annotations
 
+import threading
 import time
 import traceback
 
-from solver import interrupt, progress
+from solver import interrupt
 from solver.app import checks
 from solver.board.errors import InputError
 from solver.games import load_instance
@@ -24,12 +25,13 @@ import solver.report.plan_pages  # noqa: F401,E402
 def run(conn, kind: str, request: dict) -> None:
     """Worker entry: send progress, then ("done", answer, page, plan) or ("error", message)."""
     interrupt.install()  # SIGTERM (a worker that lingers, the server closing) raises Interrupted at once
-    interrupt.install_cut_short()  # SIGUSR1 (Cancel): stop searching, answer with what was found and proved
-    progress.listen(lambda phase, bounds: conn.send(("progress", phase, bounds, time.monotonic())))
+    cancel = threading.Event()  # SIGUSR1 (Cancel): the service stops searching, answers with what it found and proved
+    interrupt.install_cut_short(cancel.set)
     try:
         if kind != "solo":
             raise InputError(f"unknown kind of job {kind!r}", "kind")
-        data, page, plan = solve(request)
+        data, page, plan = solve(request, lambda phase, bounds: conn.send(("progress", phase, bounds,
+                                                                           time.monotonic())), cancel)
         conn.send(("done", data, page, plan))
     except InputError as err:
         conn.send(("error", str(err)))
@@ -42,8 +44,11 @@ def run(conn, kind: str, request: dict) -> None:
         conn.close()
 
 
-def solve(request: dict) -> tuple[dict, str, dict | None]:
-    """One solo solve from a request the server checked: board path, map, setup or seed or plan prefix."""
+def solve(request: dict, progress=None, cancel=None) -> tuple[dict, str, dict | None]:
+    """One solo solve from a request the server checked: board path, map, setup or seed or plan prefix.
+
+    `progress` and `cancel` go to the solve service (solver.solo.service.solve): the worker's notes to the
+    page and its Cancel."""
     from solver.engine.readings import make_rules
     from solver.engine.scenario import Scenario
     from solver.engine.setup import draw_setup, setup_from_mapping
@@ -79,7 +84,8 @@ def solve(request: dict) -> tuple[dict, str, dict | None]:
             seed = 1 if seed in (None, "") else checks.seed(seed)
             cubes = draw_setup(inst, difficulty, seed, rules=rules) if ruleset == "easter-island" \
                 else draw_setup(inst, difficulty, seed)
-    answer = service.solve(Scenario(inst, difficulty, cubes, rules, seed=seed, rounds=rounds), settings, start)
+    answer = service.solve(Scenario(inst, difficulty, cubes, rules, seed=seed, rounds=rounds), settings, start,
+                           progress=progress, cancel=cancel)
     data = to_json(answer)
     extra, _ = solo_extras(answer, start)
     data.update(extra)
