@@ -299,6 +299,17 @@ def _read_map_rules(r: _Reader, data: dict) -> dict[str, Any]:
 def _read_board(r: _Reader, data: dict, name: str) -> Board:
     if "graph" in data:
         return _read_graph_board(r, data, name)
+    terrain = _read_terrain(r, data)
+    f = _Features(r, data, terrain)
+    cities, towns, exits = _read_stops(f)
+    areas = _read_areas(f)
+    impassable = _read_impassable(f)
+    public = _read_public_track(f, set(cities) | set(towns) | set(exits))
+    return Board(name, terrain, cities, towns, exits, tuple(areas), frozenset(impassable), tuple(public))
+
+
+def _read_terrain(r: _Reader, data: dict) -> dict[Hex, str]:
+    """[grid]: the legend and the picture, letter by letter (an unknown letter names its row, column and line)."""
     grid = r.table(data, "grid", "grid")
     r.only(grid, ("legend", "picture") + PROVENANCE_KEYS, "grid")
     r.provenance.append(read_provenance(grid, "grid", r.fail))
@@ -331,20 +342,30 @@ def _read_board(r: _Reader, data: dict, name: str) -> Board:
         row += 1
     if not any(t != "off-map" for t in terrain.values()):
         r.fail("the picture has no hex on the map", "grid.picture")
+    return terrain
 
-    taken: dict[Hex, str] = {}
 
-    def place(h: Hex, what: str, key: str, allow=("plain", "river", "mountain")) -> None:
+class _Features:
+    """Reading the features on a hex board: one feature per hex, stop names unique, each table's keys known."""
+
+    def __init__(self, r: _Reader, data: dict, terrain: dict[Hex, str]):
+        self.r, self.data, self.terrain = r, data, terrain
+        self.taken: dict[Hex, str] = {}
+        self.names: dict[str, Hex] = {}
+
+    def place(self, h: Hex, what: str, key: str, allow=("plain", "river", "mountain")) -> None:
+        r, terrain = self.r, self.terrain
         if terrain.get(h, "off-map") == "off-map":
             r.fail(f"{what} at {h} is off the map (the picture has no hex there)", key)
         if terrain[h] not in allow:
             r.fail(f"{what} at {h} stands on {terrain[h]}, expected {' or '.join(allow)}", key)
-        if h in taken:
-            r.fail(f"{what} at {h} shares its hex with {taken[h]}; one feature per hex", key)
-        taken[h] = what
+        if h in self.taken:
+            r.fail(f"{what} at {h} shares its hex with {self.taken[h]}; one feature per hex", key)
+        self.taken[h] = what
 
-    def entries(kind: str) -> list[tuple[str, dict]]:
-        items = data.get(kind, [])
+    def entries(self, kind: str) -> list[tuple[str, dict]]:
+        r = self.r
+        items = self.data.get(kind, [])
         if not isinstance(items, list) or not all(isinstance(i, dict) for i in items):
             r.fail(f"expected an array of tables [[{kind}]]", kind)
         out = []
@@ -355,27 +376,32 @@ def _read_board(r: _Reader, data: dict, name: str) -> Board:
             out.append((key, item))
         return out
 
-    names: dict[str, Hex] = {}
-
-    def unique_name(name: str, h: Hex, key: str) -> None:
+    def unique_name(self, name: str, h: Hex, key: str) -> None:
         # Difficulties, setups and plans name stops; a name must say which one.
-        if name.lower() in names:
-            r.fail(f"the name {name!r} is already used by the stop on {names[name.lower()]}; stop names must be "
-                   "unique", key)
-        names[name.lower()] = h
+        if name.lower() in self.names:
+            self.r.fail(f"the name {name!r} is already used by the stop on {self.names[name.lower()]}; stop names "
+                        "must be unique", key)
+        self.names[name.lower()] = h
 
-    def text(item: dict, field_: str, key: str, default: str | None = None) -> str:
+    def text(self, item: dict, field_: str, key: str, default: str | None = None) -> str:
         v = item.get(field_, default)
         if not isinstance(v, str) or not v:
-            r.fail(f"expected a non-empty text '{field_}'", f"{key}.{field_}")
+            self.r.fail(f"expected a non-empty text '{field_}'", f"{key}.{field_}")
         return v
 
-    cities: dict[Hex, City] = {}
-    for key, item in entries("cities"):
-        h = r.hex(item.get("hex"), f"{key}.hex")
+    def colour(self, item: dict, key: str) -> str | None:
         colour = item.get("colour")
         if colour is not None and colour not in COLOURS:
-            r.fail(f"unknown colour {colour!r} (expected one of {', '.join(COLOURS)})", f"{key}.colour")
+            self.r.fail(f"unknown colour {colour!r} (expected one of {', '.join(COLOURS)})", f"{key}.colour")
+        return colour
+
+
+def _read_stops(f: _Features) -> tuple[dict[Hex, City], dict[Hex, Town], dict[Hex, Exit]]:
+    r = f.r
+    cities: dict[Hex, City] = {}
+    for key, item in f.entries("cities"):
+        h = r.hex(item.get("hex"), f"{key}.hex")
+        colour = f.colour(item, key)
         danger = item.get("danger")
         if danger is not None and (isinstance(danger, bool) or not isinstance(danger, int) or danger < 0):
             r.fail(f"a danger level must be a whole number 0 or more, got {danger!r}", f"{key}.danger")
@@ -383,45 +409,53 @@ def _read_board(r: _Reader, data: dict, name: str) -> Board:
             v = item.get(field_, "")
             if isinstance(v, bool) or not isinstance(v, (str, int)):
                 r.fail(f"expected a text or a whole number for '{field_}', got {v!r}", f"{key}.{field_}")
-        city = City(h, text(item, "name", key), colour, str(item.get("number", "")), danger,
+        city = City(h, f.text(item, "name", key), colour, str(item.get("number", "")), danger,
                     str(item.get("region", "")))
-        unique_name(city.name, h, f"{key}.name")
-        place(h, f"city {city.name!r}", f"{key}.hex", allow=BUILDABLE)
+        f.unique_name(city.name, h, f"{key}.name")
+        f.place(h, f"city {city.name!r}", f"{key}.hex", allow=BUILDABLE)
         cities[h] = city
     towns: dict[Hex, Town] = {}
-    for key, item in entries("towns"):
+    for key, item in f.entries("towns"):
         h = r.hex(item.get("hex"), f"{key}.hex")
-        town = Town(h, text(item, "name", key, default=f"town {h}"))
-        unique_name(town.name, h, f"{key}.name")
-        place(h, f"town {town.name!r}", f"{key}.hex", allow=BUILDABLE)
+        town = Town(h, f.text(item, "name", key, default=f"town {h}"))
+        f.unique_name(town.name, h, f"{key}.name")
+        f.place(h, f"town {town.name!r}", f"{key}.hex", allow=BUILDABLE)
         towns[h] = town
     exits: dict[Hex, Exit] = {}
-    for key, item in entries("exits"):
+    for key, item in f.entries("exits"):
         h = r.hex(item.get("hex"), f"{key}.hex")
-        ex = Exit(h, text(item, "name", key))
-        unique_name(ex.name, h, f"{key}.name")
-        place(h, f"exit {ex.name!r}", f"{key}.hex", allow=BUILDABLE + ("water",))
+        ex = Exit(h, f.text(item, "name", key))
+        f.unique_name(ex.name, h, f"{key}.name")
+        f.place(h, f"exit {ex.name!r}", f"{key}.hex", allow=BUILDABLE + ("water",))
         exits[h] = ex
+    return cities, towns, exits
+
+
+def _read_areas(f: _Features) -> list[Area]:
+    r = f.r
     areas = []
     for kind in ("zones", "organs"):
-        for key, item in entries(kind):
+        for key, item in f.entries(kind):
             hexes = item.get("hexes")
             if not isinstance(hexes, list) or not hexes:
                 r.fail("expected a non-empty list of hexes", f"{key}.hexes")
             hs = tuple(r.hex(v, f"{key}.hexes") for v in hexes)
-            colour = item.get("colour")
-            if colour is not None and colour not in COLOURS:
-                r.fail(f"unknown colour {colour!r} (expected one of {', '.join(COLOURS)})", f"{key}.colour")
+            colour = f.colour(item, key)
             numbers = item.get("numbers", [])
             if not isinstance(numbers, list) or not all(
                     isinstance(n, (str, int)) and not isinstance(n, bool) for n in numbers):
                 r.fail(f"expected a list of numbers, got {numbers!r}", f"{key}.numbers")
-            area = Area(kind.rstrip("s"), text(item, "name", key), hs, colour, tuple(str(n) for n in numbers))
+            area = Area(kind.rstrip("s"), f.text(item, "name", key), hs, colour, tuple(str(n) for n in numbers))
             for h in hs:
-                place(h, f"{area.kind} {area.name!r}", f"{key}.hexes", allow=BUILDABLE + ("water",))
+                f.place(h, f"{area.kind} {area.name!r}", f"{key}.hexes", allow=BUILDABLE + ("water",))
             areas.append(area)
+    return areas
+
+
+def _read_impassable(f: _Features) -> set[frozenset[Hex]]:
+    r = f.r
     impassable = set()
-    for key, item in entries("impassable"):
+    for key, item in f.entries("impassable"):
         pair = item.get("between")
         if not isinstance(pair, list) or len(pair) != 2:
             r.fail("expected 'between = [HEX, HEX]'", f"{key}.between")
@@ -429,23 +463,28 @@ def _read_board(r: _Reader, data: dict, name: str) -> Board:
         if not a.is_neighbour(b):
             r.fail(f"{a} and {b} are not neighbours, so no hexside lies between them", f"{key}.between")
         impassable.add(frozenset((a, b)))
+    return impassable
+
+
+def _read_public_track(f: _Features, stops: set[Hex]) -> list[tuple[Hex, ...]]:
+    r = f.r
     public = []
-    for key, item in entries("track"):
+    for key, item in f.entries("track"):
         hexes = item.get("hexes")
         if not isinstance(hexes, list) or len(hexes) < 3:
             r.fail("expected 'hexes = [STOP, HEX, ..., STOP]' with at least one track hex", f"{key}.hexes")
         hs = tuple(r.hex(v, f"{key}.hexes") for v in hexes)
         for h in hs:
-            if terrain.get(h, "off-map") == "off-map":
+            if f.terrain.get(h, "off-map") == "off-map":
                 r.fail(f"the public track runs through {h}, which is off the map", f"{key}.hexes")
         for a, b in zip(hs, hs[1:]):
             if not a.is_neighbour(b):
                 r.fail(f"{a} and {b} are not neighbours", f"{key}.hexes")
         for end in (hs[0], hs[-1]):
-            if end not in cities and end not in towns and end not in exits:
+            if end not in stops:
                 r.fail(f"the public track must start and end at a stop; {end} is none", f"{key}.hexes")
         public.append(hs)
-    return Board(name, terrain, cities, towns, exits, tuple(areas), frozenset(impassable), tuple(public))
+    return public
 
 
 def _read_graph_board(r: _Reader, data: dict, name: str) -> Board:

@@ -86,155 +86,180 @@ def _int(tok: str, what: str, where: str) -> int:
 
 def parse_gr(text: str, source: str = "<string>") -> PaceInstance:
     """Parse `.gr` text; `source` names the file in error messages."""
-    n: int | None = None
-    m_declared: int | None = None
-    k_declared: int | None = None
-    edges: list[tuple[int, int, int]] = []
-    total_weight = 0
-    terminals: list[int] = []
-    seen_sections: set[str] = set()
-    extra: list[str] = []
-    section: str | None = None  # "graph", "terminals", "other" or None
-    section_line = 0
-    eof = False
-    last_line = 0
-
+    reader = _GrReader(source)
     for lineno, raw in enumerate(text.splitlines(), start=1):
-        last_line = lineno
-        where = f"{source}:{lineno}"
+        reader.line(lineno, raw)
+    return reader.finish()
+
+
+class _GrReader:
+    """The state of one `.gr` read, a line at a time (parse_gr); each error names the file and line."""
+
+    def __init__(self, source: str):
+        self.source = source
+        self.n: int | None = None
+        self.m_declared: int | None = None
+        self.k_declared: int | None = None
+        self.edges: list[tuple[int, int, int]] = []
+        self.total_weight = 0
+        self.terminals: list[int] = []
+        self.seen_sections: set[str] = set()
+        self.extra: list[str] = []
+        self.section: str | None = None  # "graph", "terminals", "other" or None
+        self.section_line = 0
+        self.eof = False
+        self.last_line = 0
+
+    def line(self, lineno: int, raw: str) -> None:
+        self.last_line = lineno
+        where = f"{self.source}:{lineno}"
         line = raw.strip()
         if not line:
-            continue
-        if eof:
+            return
+        if self.eof:
             raise InputError(f"unexpected text after EOF: {line!r}", where)
         tok = line.split()
         head = tok[0].upper()
-        if section is None:
-            if head == "SECTION":
-                if len(tok) < 2:
-                    raise InputError("SECTION needs a name (Graph or Terminals)", where)
-                name = " ".join(tok[1:]).lower()
-                if name in seen_sections:
-                    raise InputError(f"section {tok[1]!r} appears twice", where)
-                seen_sections.add(name)
-                section = name if name in ("graph", "terminals") else "other"
-                if section == "other":
-                    extra.append(" ".join(tok[1:]))
-                section_line = lineno
-            elif head == "EOF":
-                eof = True
-            elif head == "33D32945" and lineno == 1:
-                continue  # SteinLib magic header line
-            else:
-                raise InputError(
-                    f"expected 'SECTION Graph', 'SECTION Terminals' or 'EOF', got {line!r}", where
-                )
-            continue
-        if head == "END":
-            if section == "graph":
-                if n is None:
-                    raise InputError("section Graph has no 'Nodes N' line", where)
-                if m_declared is None:
-                    raise InputError("section Graph has no 'Edges M' line", where)
-                if len(edges) != m_declared:
-                    raise InputError(
-                        f"'Edges {m_declared}' declared but {len(edges)} edge lines found", where
-                    )
-            elif section == "terminals":
-                if k_declared is None:
-                    raise InputError("section Terminals has no 'Terminals K' line", where)
-                if len(terminals) != k_declared:
-                    raise InputError(
-                        f"'Terminals {k_declared}' declared but {len(terminals)} terminal lines found",
-                        where,
-                    )
-            section = None
-            continue
-        if section == "other":
-            continue
-        if section == "graph":
-            if head == "NODES":
-                if len(tok) != 2:
-                    raise InputError("expected 'Nodes N'", where)
-                if n is not None:
-                    raise InputError("'Nodes' given twice", where)
-                n = _int(tok[1], "node count", where)
-                if n < 1:
-                    raise InputError(f"node count must be at least 1, got {n}", where)
-                if n > MAX_NODES:
-                    raise InputError(f"node count {n} is above the {MAX_NODES:,} nodes this reader accepts", where)
-            elif head == "EDGES":
-                if len(tok) != 2:
-                    raise InputError("expected 'Edges M'", where)
-                if m_declared is not None:
-                    raise InputError("'Edges' given twice", where)
-                m_declared = _int(tok[1], "edge count", where)
-                if m_declared < 0:
-                    raise InputError(f"edge count must be non-negative, got {m_declared}", where)
-                if m_declared > MAX_EDGES:
-                    raise InputError(
-                        f"edge count {m_declared} is above the {MAX_EDGES:,} edges this reader accepts", where
-                    )
-            elif head == "E":
-                if n is None:
-                    raise InputError("edge line before 'Nodes N'", where)
-                if len(tok) != 4:
-                    raise InputError(f"expected 'E u v w', got {line!r}", where)
-                u = _int(tok[1], "edge end", where)
-                v = _int(tok[2], "edge end", where)
-                w = _int(tok[3], "edge weight", where)
-                for x in (u, v):
-                    if not 1 <= x <= n:
-                        raise InputError(f"edge end {x} is not a node (nodes are 1..{n})", where)
-                if w < 0:
-                    raise InputError(f"edge weight must be non-negative, got {w}", where)
-                total_weight += w
-                if total_weight >= MAX_TOTAL_WEIGHT:
-                    raise InputError(
-                        f"edge weights reach {total_weight} here, at least 2^61: beyond what the "
-                        "solver computes exactly",
-                        where,
-                    )
-                if len(edges) >= MAX_EDGES:
-                    raise InputError(f"more than {MAX_EDGES:,} edge lines", where)
-                edges.append((u, v, w))
-            else:
-                raise InputError(f"expected 'Nodes', 'Edges', 'E u v w' or 'END', got {line!r}", where)
-        elif section == "terminals":
-            if head == "TERMINALS":
-                if len(tok) != 2:
-                    raise InputError("expected 'Terminals K'", where)
-                if k_declared is not None:
-                    raise InputError("'Terminals' given twice", where)
-                k_declared = _int(tok[1], "terminal count", where)
-                if k_declared < 0:
-                    raise InputError(f"terminal count must be non-negative, got {k_declared}", where)
-            elif head == "T":
-                if len(tok) != 2:
-                    raise InputError(f"expected 'T t', got {line!r}", where)
-                t = _int(tok[1], "terminal", where)
-                if n is None:
-                    raise InputError("section Terminals must come after section Graph", where)
-                if not 1 <= t <= n:
-                    raise InputError(f"terminal {t} is not a node of the graph (nodes are 1..{n})", where)
-                terminals.append(t)
-            else:
-                raise InputError(f"expected 'Terminals', 'T t' or 'END', got {line!r}", where)
+        if self.section is None:
+            self._outside(lineno, line, tok, head, where)
+        elif head == "END":
+            self._end(where)
+        elif self.section == "graph":
+            self._graph(line, tok, head, where)
+        elif self.section == "terminals":
+            self._terminal(line, tok, head, where)
 
-    end_where = f"{source}:{last_line}"
-    if section is not None:
-        raise InputError(f"section started on line {section_line} has no END", end_where)
-    if "graph" not in seen_sections:
-        raise InputError("missing 'SECTION Graph'", end_where)
-    if "terminals" not in seen_sections:
-        raise InputError("missing 'SECTION Terminals'", end_where)
-    if not eof:
-        raise InputError("missing 'EOF' line at the end", end_where)
-    assert n is not None
-    if len(set(terminals)) != len(terminals):
-        dup = sorted({t for t in terminals if terminals.count(t) > 1})
-        raise InputError(f"terminal(s) listed twice: {dup}", source)
-    return PaceInstance(n=n, edges=edges, terminals=terminals, source=source, extra_sections=extra)
+    def _outside(self, lineno: int, line: str, tok: list[str], head: str, where: str) -> None:
+        if head == "SECTION":
+            if len(tok) < 2:
+                raise InputError("SECTION needs a name (Graph or Terminals)", where)
+            name = " ".join(tok[1:]).lower()
+            if name in self.seen_sections:
+                raise InputError(f"section {tok[1]!r} appears twice", where)
+            self.seen_sections.add(name)
+            self.section = name if name in ("graph", "terminals") else "other"
+            if self.section == "other":
+                self.extra.append(" ".join(tok[1:]))
+            self.section_line = lineno
+        elif head == "EOF":
+            self.eof = True
+        elif head == "33D32945" and lineno == 1:
+            return  # SteinLib magic header line
+        else:
+            raise InputError(
+                f"expected 'SECTION Graph', 'SECTION Terminals' or 'EOF', got {line!r}", where
+            )
+
+    def _end(self, where: str) -> None:
+        if self.section == "graph":
+            if self.n is None:
+                raise InputError("section Graph has no 'Nodes N' line", where)
+            if self.m_declared is None:
+                raise InputError("section Graph has no 'Edges M' line", where)
+            if len(self.edges) != self.m_declared:
+                raise InputError(
+                    f"'Edges {self.m_declared}' declared but {len(self.edges)} edge lines found", where
+                )
+        elif self.section == "terminals":
+            if self.k_declared is None:
+                raise InputError("section Terminals has no 'Terminals K' line", where)
+            if len(self.terminals) != self.k_declared:
+                raise InputError(
+                    f"'Terminals {self.k_declared}' declared but {len(self.terminals)} terminal lines found",
+                    where,
+                )
+        self.section = None
+
+    def _graph(self, line: str, tok: list[str], head: str, where: str) -> None:
+        if head == "NODES":
+            if len(tok) != 2:
+                raise InputError("expected 'Nodes N'", where)
+            if self.n is not None:
+                raise InputError("'Nodes' given twice", where)
+            n = self.n = _int(tok[1], "node count", where)
+            if n < 1:
+                raise InputError(f"node count must be at least 1, got {n}", where)
+            if n > MAX_NODES:
+                raise InputError(f"node count {n} is above the {MAX_NODES:,} nodes this reader accepts", where)
+        elif head == "EDGES":
+            if len(tok) != 2:
+                raise InputError("expected 'Edges M'", where)
+            if self.m_declared is not None:
+                raise InputError("'Edges' given twice", where)
+            m = self.m_declared = _int(tok[1], "edge count", where)
+            if m < 0:
+                raise InputError(f"edge count must be non-negative, got {m}", where)
+            if m > MAX_EDGES:
+                raise InputError(f"edge count {m} is above the {MAX_EDGES:,} edges this reader accepts", where)
+        elif head == "E":
+            self._edge(line, tok, where)
+        else:
+            raise InputError(f"expected 'Nodes', 'Edges', 'E u v w' or 'END', got {line!r}", where)
+
+    def _edge(self, line: str, tok: list[str], where: str) -> None:
+        n = self.n
+        if n is None:
+            raise InputError("edge line before 'Nodes N'", where)
+        if len(tok) != 4:
+            raise InputError(f"expected 'E u v w', got {line!r}", where)
+        u = _int(tok[1], "edge end", where)
+        v = _int(tok[2], "edge end", where)
+        w = _int(tok[3], "edge weight", where)
+        for x in (u, v):
+            if not 1 <= x <= n:
+                raise InputError(f"edge end {x} is not a node (nodes are 1..{n})", where)
+        if w < 0:
+            raise InputError(f"edge weight must be non-negative, got {w}", where)
+        self.total_weight += w
+        if self.total_weight >= MAX_TOTAL_WEIGHT:
+            raise InputError(
+                f"edge weights reach {self.total_weight} here, at least 2^61: beyond what the "
+                "solver computes exactly",
+                where,
+            )
+        if len(self.edges) >= MAX_EDGES:
+            raise InputError(f"more than {MAX_EDGES:,} edge lines", where)
+        self.edges.append((u, v, w))
+
+    def _terminal(self, line: str, tok: list[str], head: str, where: str) -> None:
+        if head == "TERMINALS":
+            if len(tok) != 2:
+                raise InputError("expected 'Terminals K'", where)
+            if self.k_declared is not None:
+                raise InputError("'Terminals' given twice", where)
+            k = self.k_declared = _int(tok[1], "terminal count", where)
+            if k < 0:
+                raise InputError(f"terminal count must be non-negative, got {k}", where)
+        elif head == "T":
+            if len(tok) != 2:
+                raise InputError(f"expected 'T t', got {line!r}", where)
+            t = _int(tok[1], "terminal", where)
+            if self.n is None:
+                raise InputError("section Terminals must come after section Graph", where)
+            if not 1 <= t <= self.n:
+                raise InputError(f"terminal {t} is not a node of the graph (nodes are 1..{self.n})", where)
+            self.terminals.append(t)
+        else:
+            raise InputError(f"expected 'Terminals', 'T t' or 'END', got {line!r}", where)
+
+    def finish(self) -> PaceInstance:
+        """The checks at the end of the text, then the instance."""
+        end_where = f"{self.source}:{self.last_line}"
+        if self.section is not None:
+            raise InputError(f"section started on line {self.section_line} has no END", end_where)
+        if "graph" not in self.seen_sections:
+            raise InputError("missing 'SECTION Graph'", end_where)
+        if "terminals" not in self.seen_sections:
+            raise InputError("missing 'SECTION Terminals'", end_where)
+        if not self.eof:
+            raise InputError("missing 'EOF' line at the end", end_where)
+        assert self.n is not None
+        terminals = self.terminals
+        if len(set(terminals)) != len(terminals):
+            dup = sorted({t for t in terminals if terminals.count(t) > 1})
+            raise InputError(f"terminal(s) listed twice: {dup}", self.source)
+        return PaceInstance(n=self.n, edges=self.edges, terminals=terminals, source=self.source,
+                            extra_sections=self.extra)
 
 
 def read_gr(path: str | os.PathLike) -> PaceInstance:
