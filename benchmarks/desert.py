@@ -29,7 +29,10 @@ import time
 
 from tqdm import tqdm
 
-from solver.desert.game import evaluate, load_setup, play_policy, run_game
+from solver.desert.referee import evaluate
+from solver.desert.setup import load_setup
+from solver.desert_play.game import run_game
+from solver.desert_play.policies import play_policy
 from solver.desert.market import draw_market
 from models.desert_layout.bounds import line_bounds
 from solver.report.output import write_atomic
@@ -49,7 +52,7 @@ FIELDS = [
     "advise_score", "advise_mission_met", "advise_stars", "advise_cpu_max_round",
 ]
 # The policies before issue 33 (the last round ranked with pawn points counted twice, pawns
-# placed token by token): solver/desert/game.py of this commit, loaded from git.
+# placed token by token): solver/desert/game.py of this commit, loaded from git (_old_game).
 BEFORE = "8b4d78b"
 
 
@@ -74,7 +77,7 @@ def main(argv: list[str] | None = None) -> int:
     )
     ap.add_argument(
         "--before", default=BEFORE, metavar="COMMIT",
-        help=f"also play the online and greedy policies of this commit's solver/desert/game.py on every seed, side by "
+        help=f"also play the online and greedy policies of this commit (its solver/desert_play/policies.py, or solver/desert/game.py before the split) on every seed, side by "
         f"side with today's (default {BEFORE}, the policies before issue 33; '' to skip)",
     )
     ap.add_argument(
@@ -89,7 +92,7 @@ def main(argv: list[str] | None = None) -> int:
     )
     ap.add_argument(
         "--compare-policy", default="", metavar="COMMIT",
-        help="instead: the online rollout policy of this commit's solver/desert/game.py against today's, side by side "
+        help="instead: the online rollout policy of this commit (policies.py or, before the split, game.py) against today's, side by side "
         "on the same seeds (writes results/desert-policy-compare.csv)",
     )
     ap.add_argument(
@@ -373,7 +376,7 @@ def scaling(args, argv) -> int:
     """
     import math
 
-    from solver.desert.game import solve_layout
+    from solver.desert_play.game import solve_layout
     from solver.desert.market import RoundOffer
 
     setup = load_setup()
@@ -452,13 +455,23 @@ def bound_ablation(args, argv) -> int:
 
 
 def _old_game(commit: str):
-    """solver/desert/game.py of an older commit, loaded from git beside today's modules."""
+    """The policies of an older commit, loaded from git beside today's modules: its
+    solver/desert_play/policies.py, or solver/desert/game.py from before the play moved above
+    models/ (that file's `solver.desert.ceiling` import is pointed at solver.desert_play.ceiling)."""
     import importlib.util
     import subprocess
     import tempfile
 
-    src = subprocess.run(["git", "show", f"{commit}:solver/desert/game.py"], cwd=ROOT,
-                         capture_output=True, text=True, check=True).stdout
+    from solver.desert_play import ceiling
+
+    for rel in ("solver/desert_play/policies.py", "solver/desert/game.py"):
+        proc = subprocess.run(["git", "show", f"{commit}:{rel}"], cwd=ROOT, capture_output=True, text=True)
+        if proc.returncode == 0:
+            src = proc.stdout
+            break
+    else:
+        raise SystemExit(f"commit {commit}: neither solver/desert_play/policies.py nor solver/desert/game.py")
+    sys.modules.setdefault("solver.desert.ceiling", ceiling)
     with tempfile.TemporaryDirectory() as tmp:
         path = pathlib.Path(tmp) / "old_desert_game.py"
         path.write_text(src)
@@ -472,7 +485,7 @@ def _old_game(commit: str):
 def compare_policy(args) -> int:
     """Online rollout policy of an older commit (its game.py, loaded from git) against the
     current one on the same seeds; both judged by today's referee."""
-    from solver.desert import game as new_game
+    from solver.desert_play import game as new_game
 
     old_game = _old_game(args.compare_policy)
     setup = load_setup()

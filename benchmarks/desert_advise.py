@@ -24,9 +24,11 @@ import sys
 import time
 import tomllib
 
-from solver.desert import lookahead
-from solver.desert.advise import advise
-from solver.desert.game import evaluate, load_setup, play_policy
+from solver.desert_play import lookahead
+from solver.desert_play.advise import advise
+from solver.desert.referee import evaluate
+from solver.desert.setup import load_setup
+from solver.desert_play.policies import play_policy
 from solver.desert.layout import Layout, parse_layout
 from solver.desert.market import draw_market
 from solver.report.output import write_atomic

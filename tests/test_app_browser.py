@@ -249,8 +249,8 @@ def open_page(driver, name: str) -> None:
 
 def test_the_desert_advice_in_a_browser(browser, app_url):
     """One round entered from the palette: the advice is advise()'s, the record is kept for the next round."""
-    from solver.desert.advise import advise
-    from solver.desert.game import load_setup
+    from solver.desert_play.advise import advise
+    from solver.desert.setup import load_setup
     from solver.desert.layout import Layout
     url, _ = app_url
     d = browser

@@ -59,6 +59,24 @@ def test_no_import_cycles():
     assert not cycles, f"import cycles: {cycles}"
 
 
+def _package(module: str) -> str:
+    """The package a module belongs to: solver.X or models.X (a module straight under the root is its own node)."""
+    return ".".join(module.split(".")[:2])
+
+
+def test_no_package_cycles():
+    """Packages (solver.X, models.X) import each other one way only: a cycle between packages is one even when
+    no two files close it (solver.desert -> models.desert_layout -> solver.desert once hid that way)."""
+    g = _import_graph()
+    packages = nx.DiGraph()
+    packages.add_nodes_from(_package(m) for m in g)
+    packages.add_edges_from((_package(a), _package(b)) for a, b in g.edges if _package(a) != _package(b))
+    cycles = [sorted(c) for c in nx.strongly_connected_components(packages) if len(c) > 1]
+    assert not cycles, f"package cycles: {cycles}; edges closing them: " + "; ".join(
+        f"{a} -> {b}" for a, b in g.edges if _package(a) != _package(b)
+        and any(_package(a) in c and _package(b) in c for c in cycles))
+
+
 def test_no_module_over_800_lines():
     long = {m: n for m, p in _modules().items() if (n := len(p.read_text(encoding="utf-8").splitlines())) > MAX_LINES}
     assert not long, f"modules over {MAX_LINES} lines: {long}"

@@ -9,8 +9,10 @@ import tomllib
 import pytest
 
 from solver.cli import run
-from solver.desert.advise import advise
-from solver.desert.game import evaluate, load_setup, play_policy
+from solver.desert_play.advise import advise
+from solver.desert.referee import evaluate
+from solver.desert.setup import load_setup
+from solver.desert_play.policies import play_policy
 from solver.desert.layout import Layout, parse_layout
 from solver.desert.market import draw_market
 

@@ -7,9 +7,11 @@ import json
 
 import pytest
 
-from solver.desert.advise import advise
-from solver.desert.ceiling import ceiling_any_draw
-from solver.desert.game import evaluate, load_setup, play_policy
+from solver.desert_play.advise import advise
+from solver.desert_play.ceiling import ceiling_any_draw
+from solver.desert.referee import evaluate
+from solver.desert.setup import load_setup
+from solver.desert_play.policies import play_policy
 from solver.desert.layout import Layout, RoundPlay
 from solver.desert.market import draw_market
 

@@ -82,7 +82,7 @@ def test_game_prints_foresight_online_and_random(run_cli, tmp_path):
     assert js["proof"] in ("optimal", "feasible", "infeasible", "unknown")
     assert js["model_consistent"]
     # the bound rests on no assumed play-area box: the game's play area is unbounded
-    from solver.desert.game import load_setup
+    from solver.desert.setup import load_setup
     from solver.desert.market import draw_market
     from models.desert_layout.bounds import line_bounds
     setup = load_setup()
@@ -105,7 +105,7 @@ def test_game_prints_foresight_online_and_random(run_cli, tmp_path):
 
 
 def test_solve_seed_is_plain_json(tmp_path):
-    from solver.desert.game import solve_seed
+    from solver.desert_play.game import solve_seed
 
     res = solve_seed("sharp-boundary", 5, 3.0)
     json.dumps(res)  # serialisable as it is, for batch runs
@@ -116,8 +116,10 @@ def test_solve_seed_is_plain_json(tmp_path):
 def test_a_mid_game_ceiling_holds_for_the_game_and_rules_out_star_levels(run_cli, tmp_path):
     """desert ceiling: after k rounds of a seeded game, the line bound over the columns taken and the
     rounds left is at least the final score of the game played on from there."""
-    from solver.desert.ceiling import ceiling
-    from solver.desert.game import evaluate, load_setup, play_policy
+    from solver.desert_play.ceiling import ceiling
+    from solver.desert.referee import evaluate
+    from solver.desert.setup import load_setup
+    from solver.desert_play.policies import play_policy
     from solver.desert.layout import Layout
     from solver.desert.market import draw_market
 

@@ -7,7 +7,10 @@ import json
 
 import pytest
 
-from solver.desert.game import evaluate, load_setup, play_policy, run_game
+from solver.desert.referee import evaluate
+from solver.desert.setup import load_setup
+from solver.desert_play.game import run_game
+from solver.desert_play.policies import play_policy
 from solver.desert.market import draw_market
 
 

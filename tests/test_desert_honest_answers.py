@@ -15,7 +15,11 @@ import pytest
 
 from solver.desert import network, scoring
 from solver.desert.area import Pawn, token_allows
-from solver.desert.game import _place_pawns, _play_column, evaluate, load_setup, perfect_foresight, play_policy, star_reach
+from solver.desert.referee import evaluate
+from solver.desert.setup import load_setup
+from solver.desert_play.ceiling import star_reach
+from solver.desert_play.game import perfect_foresight
+from solver.desert_play.policies import place_pawns, play_column, play_policy
 from solver.desert.layout import Layout, RoundPlay, replay
 from solver.desert.market import Market, draw_market
 from solver.desert.missions import Challenge
@@ -55,7 +59,7 @@ def test_a_proof_in_a_box_that_holds_every_layout_holds_for_the_game():
 
 def test_solve_text_names_the_box_of_a_boxed_proof(run_cli, tmp_path, monkeypatch):
     """The CLI hands the box to star_reach and words a boxed OPTIMAL as 'within the play-area bound'."""
-    from solver.desert import game
+    from solver.desert_play import game
 
     real = game.solve_layout
 
@@ -109,8 +113,8 @@ def _finished_with_each_column(setup, mk, ch, lay):
     out = []
     for k, col in enumerate(last.columns):
         trial = area.copy()
-        tiles = _play_column(trial, list(col), last.number, ch, box, None)
-        pawns = _place_pawns(trial, last.tokens, ch, None, last.number)
+        tiles = play_column(trial, list(col), last.number, ch, box, None)
+        pawns = place_pawns(trial, last.tokens, ch, None, last.number)
         done = Layout(lay.start_at, lay.start_rotation, head.rounds + [RoundPlay(last.number, k + 1, tiles=tiles, pawns=pawns)],
                       lay.challenge, lay.seed)
         ev = evaluate(setup, done, ch, mk)
@@ -201,7 +205,7 @@ def test_a_rounds_pawns_are_the_best_assignment_of_its_tokens(setup, monkeypatch
     checked = 0
     for seed, number, area, tokens in _positions(setup, range(4), 6000):
         placed = area.copy()
-        plays = _place_pawns(placed, tokens, None, None, number)
+        plays = place_pawns(placed, tokens, None, None, number)
         got = sum(p.points for p in placed.pawns if p.round == number)
         assert got == _brute_best(area, tokens), (seed, number, tokens)
         assert len(plays) <= len(tokens)

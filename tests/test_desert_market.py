@@ -3,7 +3,7 @@ from collections import Counter
 
 import pytest
 
-from solver.desert.game import load_setup
+from solver.desert.setup import load_setup
 from solver.desert.market import draw_market
 
 

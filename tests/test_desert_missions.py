@@ -4,7 +4,8 @@ import re
 
 import pytest
 
-from solver.desert.game import evaluate, load_setup
+from solver.desert.referee import evaluate
+from solver.desert.setup import load_setup
 from solver.desert.layout import load_layout
 from solver.desert.missions import Challenge
 

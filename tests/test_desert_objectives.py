@@ -9,7 +9,8 @@ import pytest
 
 from solver.desert import objectives, readings
 from solver.desert.area import Pawn, PlayArea
-from solver.desert.game import evaluate, load_setup
+from solver.desert.referee import evaluate
+from solver.desert.setup import load_setup
 from solver.desert.layout import load_layout
 from solver.desert.scoring import active_landmarks, final_score, score_total
 

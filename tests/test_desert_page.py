@@ -9,7 +9,9 @@ import xml.etree.ElementTree as ET
 import cairosvg
 import pytest
 
-from solver.desert.game import evaluate, load_setup, play_policy
+from solver.desert.referee import evaluate
+from solver.desert.setup import load_setup
+from solver.desert_play.policies import play_policy
 from solver.desert.market import draw_market
 from solver.report.desert_page import desert_page
 

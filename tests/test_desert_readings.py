@@ -13,7 +13,8 @@ import pytest
 from models.desert_layout import LayoutProblem, Offer, solve
 from solver.desert import missions, readings
 from solver.desert.area import Pawn, PlayArea
-from solver.desert.game import evaluate, load_setup
+from solver.desert.referee import evaluate
+from solver.desert.setup import load_setup
 from solver.desert.missions import Challenge
 from solver.desert.ruleset import load_ruleset
 

@@ -6,7 +6,8 @@ import pathlib
 
 import pytest
 
-from solver.desert.game import Setup, evaluate, load_setup
+from solver.desert.referee import evaluate
+from solver.desert.setup import Setup, load_setup
 from solver.desert.catalogue import load_catalogues
 from solver.desert.layout import parse_layout
 from solver.desert.ruleset import DEFAULT_RULESET, load_ruleset

@@ -8,11 +8,12 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from solver.desert import scoring
-from solver.desert.game import evaluate, load_setup
+from solver.desert.referee import evaluate
+from solver.desert.setup import load_setup
 from solver.desert.layout import load_layout, parse_layout
 from solver.desert.ruleset import DEFAULT_RULESET, load_ruleset
 from solver.desert.catalogue import load_catalogues
-from solver.desert.game import Setup
+from solver.desert.setup import Setup
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 LAYOUTS = ROOT / "instances" / "desert" / "layouts"
@@ -284,7 +285,7 @@ def test_the_policies_quick_total_is_the_scorers_total(setup):
     on random and greedy games of every challenge."""
     from dataclasses import replace
 
-    from solver.desert.game import play_policy
+    from solver.desert_play.policies import play_policy
     from solver.desert.layout import replay
     from solver.desert.market import draw_market
 

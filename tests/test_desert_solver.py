@@ -7,7 +7,10 @@ import pytest
 
 from models.desert_layout import LayoutProblem, Offer, solve
 from solver.desert import missions
-from solver.desert.game import evaluate, load_setup, normalise, play_policy, solve_layout
+from solver.desert.referee import evaluate
+from solver.desert.setup import load_setup
+from solver.desert_play.game import normalise, solve_layout
+from solver.desert_play.policies import play_policy
 from solver.desert.layout import Pawn, PlayArea, token_allows
 from solver.desert.market import Market, RoundOffer, draw_market
 from solver.desert.scoring import final_score, pawn_points

@@ -18,8 +18,8 @@ ADVISE = ("desert", "advise", "--columns", "C21,D06", "--columns", "C19,D23,D22"
 
 def game_record(tmp_path) -> pathlib.Path:
     """A two-round record (no seed) for `desert ceiling`: the advice followed twice."""
-    from solver.desert.advise import advise
-    from solver.desert.game import load_setup
+    from solver.desert_play.advise import advise
+    from solver.desert.setup import load_setup
     from solver.desert.layout import Layout, parse_layout
     import tomllib
 

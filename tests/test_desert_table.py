@@ -9,9 +9,11 @@ import tomllib
 import pytest
 
 from solver.desert import objectives, scoring
-from solver.desert.advise import advise
-from solver.desert.ceiling import ceiling
-from solver.desert.game import evaluate, load_setup, play_policy
+from solver.desert_play.advise import advise
+from solver.desert_play.ceiling import ceiling
+from solver.desert.referee import evaluate
+from solver.desert.setup import load_setup
+from solver.desert_play.policies import play_policy
 from solver.desert.layout import Layout, RoundPlay, TilePlay, parse_layout, replay
 from solver.desert.market import draw_market
 

@@ -35,7 +35,7 @@ def test_a_tiles_file_may_name_fewer_tokens_than_the_window_but_a_full_list_must
     import pytest
 
     from solver.board.errors import InputError
-    from solver.desert.game import load_setup, load_tiles_file
+    from solver.desert.setup import load_setup, load_tiles_file
 
     setup = load_setup()
     ok = tmp_path / "ok.toml"

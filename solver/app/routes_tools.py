@@ -1,6 +1,6 @@
 """The Desert advice and the board editor's API (docs/app.md).
 
-The advice is solver.desert.advise.advise, the function behind `aos-solve desert
+The advice is solver.desert_play.advise.advise, the function behind `aos-solve desert
 advise`; the editor's checks are solver.games.load_instance, the reader behind
 `aos-solve map validate`.
 """
@@ -20,7 +20,7 @@ _setup_cache: dict = {}
 
 def _desert():
     if "setup" not in _setup_cache:
-        from solver.desert.game import load_setup
+        from solver.desert.setup import load_setup
         _setup_cache["setup"] = load_setup()
     return _setup_cache["setup"]
 
@@ -66,9 +66,9 @@ def desert_catalogue():
 @tools.post("/api/desert/advise")
 def desert_advise():
     """One round's advice: {record (layout TOML of the game so far, or empty), columns, tokens, challenge}."""
-    from solver.desert.advise import advise
+    from solver.desert_play.advise import advise
     from solver.desert.layout import Layout, parse_layout
-    from solver.desert.render import render_svg
+    from solver.report.desert_render import render_svg
     data = body()
     setup = _desert()
     text = data.get("record") or ""

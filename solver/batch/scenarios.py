@@ -215,7 +215,8 @@ def desert_batch_solve(name: str, challenge: str, seed: int, mode: Mode, page: p
     The layout model runs in deterministic mode with `mode.cp_units` units (the game's own wall-clock
     cap is recorded as `wall_capped`). With ``page``, the game's page (as `desert game --html` writes
     it) is written there."""
-    from solver.desert.game import load_setup, run_game
+    from solver.desert.setup import load_setup
+    from solver.desert_play.game import run_game
     from solver.desert.market import draw_market
 
     setup = load_setup()

@@ -59,7 +59,7 @@ def register(app: typer.Typer) -> None:
 
 
 def _setup(ruleset, catalogue, challenges, reading=None):
-    from solver.desert.game import load_setup
+    from solver.desert.setup import load_setup
 
     return load_setup(ruleset, tuple(catalogue) if catalogue else None, challenges, tuple(reading or ()))
 
@@ -223,7 +223,7 @@ def _pts(n: int) -> str:
 def _write_svg(path: pathlib.Path | None, area, title: str) -> None:
     if path is None or area is None:
         return
-    from solver.desert.render import render_svg
+    from solver.report.desert_render import render_svg
 
     try:
         path.write_text(render_svg(area, title), encoding="utf-8")
@@ -247,7 +247,7 @@ def score_cmd(
     Exit code 0 when legal, 1 when a placement breaks a rule, 2 for broken input.
     """
     from solver.desert.assumptions import uses_of_layout
-    from solver.desert.game import evaluate
+    from solver.desert.referee import evaluate
     from solver.desert.layout import load_layout
 
     check_output_paths(("--svg", svg))
@@ -339,7 +339,9 @@ def solve_cmd(
     reading: Optional[list[str]] = READING_OPT,
 ) -> None:
     """Find the best legal layout meeting the mission (positions, rotations, order, pawns); prove it or give the bound."""
-    from solver.desert.game import load_tiles_file, perfect_foresight, solve_layout, star_reach
+    from solver.desert.setup import load_tiles_file
+    from solver.desert_play.ceiling import star_reach
+    from solver.desert_play.game import perfect_foresight, solve_layout
     from solver.desert.market import draw_market
     from solver.report.output import check_output_paths
 
@@ -436,7 +438,8 @@ def game_cmd(
             "no layout met the mission).")),
 ) -> None:
     """Play a seeded solo game: best score with perfect foresight (or its bound), an online policy, a random baseline."""
-    from solver.desert.game import evaluate, run_game
+    from solver.desert.referee import evaluate
+    from solver.desert_play.game import run_game
     from solver.desert.market import draw_market
     from solver.report.output import check_output_paths, write_atomic
 
@@ -519,7 +522,7 @@ def game_cmd(
 
 def _online_text(setup, on: dict, layout, seed: int) -> list[str]:
     """The online policy's game: its choice each round with the value of each column, and its play area."""
-    from solver.desert.game import evaluate
+    from solver.desert.referee import evaluate
     from solver.desert.market import draw_market
 
     out = [f"The online policy ({on['policy']}) round by round: the column taken (*) and the value it gave each column"]
@@ -552,8 +555,8 @@ def ceiling_cmd(
 ) -> None:
     """Mid-game ceiling: the most the game can still score from here (a line bound for any play area: over the
     seed's rounds left, or with no seed over any draw of the tiles left), and which star levels it rules out."""
-    from solver.desert.ceiling import ceiling, ceiling_any_draw
-    from solver.desert.game import evaluate
+    from solver.desert_play.ceiling import ceiling, ceiling_any_draw
+    from solver.desert.referee import evaluate
     from solver.desert.layout import load_layout
     from solver.desert.market import draw_market
 

@@ -1,7 +1,7 @@
 """`aos-solve desert advise`: which column to take this round, where its tiles go, which pawns to place.
 
 It adds itself to the `desert` command group (solver/cli/desert.py); the advice
-is solver/desert/advise.py, the same function the app's Desert page calls.
+is solver/desert_play/advise.py, the same function the app's Desert page calls.
 """
 from __future__ import annotations
 
@@ -59,7 +59,7 @@ def advise_cmd(
     The advice is the lookahead policy (each column judged on imagined futures played out with the rollout policy
     of `desert game`), not a proof of the best move; every column's play is replayed and scored by the referee.
     Positions are in the record's own frame (the start tile where the --area file puts it)."""
-    from solver.desert.advise import advise
+    from solver.desert_play.advise import advise
     from solver.desert.layout import Layout, load_layout
     from solver.report.output import check_output_path, write_atomic
 

@@ -6,7 +6,7 @@ round, tiles placed, pawn points). Then one panel per round: the play area
 after that round with the tiles placed THIS round outlined in orange, and the
 round's column, tokens, placements and pawns. Last, the final score lines and
 the missions. Everything drawn comes from one replay of the game record by the
-Desert referee (solver.desert.game.evaluate, which replays and scores); the
+Desert referee (solver.desert.referee.evaluate, which replays and scores); the
 policy that produced the record is never asked what it did.
 """
 from __future__ import annotations
@@ -15,8 +15,8 @@ from dataclasses import dataclass, field
 from html import escape
 
 from solver.desert import scoring
-from solver.desert.game import evaluate
-from solver.desert.render import render_svg
+from solver.desert.referee import evaluate
+from solver.report.desert_render import render_svg
 from solver.report.words import plural
 from solver.report.plan_pages import kv_table, line_chart, page_start
 
@@ -145,7 +145,7 @@ def desert_page(setup, layout, challenge, data: dict, market=None, drawn: str = 
 
 
 def game_page(setup, challenge, game: dict, market) -> str:
-    """The page of a played game (solver.desert.game.run_game's result, layouts included): the
+    """The page of a played game (solver.desert_play.game.run_game's result, layouts included): the
     perfect-foresight layout, or the online policy's when no layout met the mission."""
     shown, drawn = game["_layouts"]["best"], "the perfect-foresight layout"
     if shown is None:

@@ -1,5 +1,5 @@
 // The Desert page: enter this round's columns from the catalogue's pictures and the active tokens, get the advice
-// (solver/desert/advise.py, as `aos-solve desert advise`), keep the game record round by round.
+// (solver/desert_play/advise.py, as `aos-solve desert advise`), keep the game record round by round.
 "use strict";
 (function () {
   const root = $("desert-root");

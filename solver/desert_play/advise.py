@@ -2,7 +2,7 @@
 
 The player has a record of the game so far (a layout file, as `desert score`
 reads it; none in round 1) and sees this round's columns and active tokens. The
-advice is the lookahead policy (solver.desert.lookahead: each column's tiles placed
+advice is the lookahead policy (solver.desert_play.lookahead: each column's tiles placed
 greedily and its pawns exactly, then judged on imagined futures played out with the
 rollout policy of `desert game`; in the last round the referee's final score decides),
 or with policy="greedy" the online greedy policy; a policy, not a proof of the best
@@ -12,11 +12,14 @@ is replayed by the referee, which gives the score so far.
 from __future__ import annotations
 
 from solver.board.errors import InputError
-from solver.desert import lookahead, missions, readings, tokens as token_stack
+from solver.desert import missions, readings, tokens as token_stack
 from solver.desert.area import PlayArea
-from solver.desert.game import PAWN_BONUS, Setup, _pawn_bonus, _place_pawns, _play_column, _potential, evaluate
 from solver.desert.layout import Layout, RoundPlay, active_slots, column_fits, column_shapes
+from solver.desert.referee import evaluate
+from solver.desert.setup import Setup
 from solver.desert.tiles import DIR_WORDS, DIRS, PAWN_KINDS, STAR
+from solver.desert_play import lookahead
+from solver.desert_play.policies import PAWN_BONUS, pawn_bonus_of, place_pawns, play_column, potential
 
 
 def _area_so_far(setup: Setup, record: Layout, ch) -> tuple[PlayArea, dict | None]:
@@ -98,7 +101,7 @@ def advise(setup: Setup, record: Layout, columns: list[list[str]], tokens: list[
     """The column to take, where each tile goes, which pawns to place, and the record with this round added.
 
     ``policy`` "lookahead" (default): each column judged on imagined futures played out with the rollout
-    policy (solver.desert.lookahead; ``futures`` at most, within ``time_budget`` CPU seconds and
+    policy (solver.desert_play.lookahead; ``futures`` at most, within ``time_budget`` CPU seconds and
     ``work_budget`` (deterministic work), seeded by ``seed``); "greedy": the end-of-game estimate now.  The last round is judged on the referee's final
     score.  Tiles go anywhere on the table (no box: the game's play area has no edge)."""
     rs = setup.ruleset
@@ -118,8 +121,8 @@ def advise(setup: Setup, record: Layout, columns: list[list[str]], tokens: list[
             trial, tiles, pawns = look["plays"][k]
         else:
             trial = area.copy()
-            tiles = _play_column(trial, list(col), number, ch, None, None)
-            pawns = _place_pawns(trial, tuple(tokens), ch, None, number)
+            tiles = play_column(trial, list(col), number, ch, None, None)
+            pawns = place_pawns(trial, tuple(tokens), ch, None, number)
         play = RoundPlay(number, tokens=list(tokens), tiles=tiles, pawns=pawns)
         lay = Layout(record.start_at, record.start_rotation, list(record.rounds) + [play], record.challenge, None,
                      "the game so far")
@@ -130,7 +133,7 @@ def advise(setup: Setup, record: Layout, columns: list[list[str]], tokens: list[
         elif look is not None:
             value = look["values"][k] - penalty
         else:
-            value = _potential(trial) + _pawn_bonus(trial) - penalty
+            value = potential(trial) + pawn_bonus_of(trial) - penalty
         options.append({"column": k + 1, "tiles": list(col), "placed": len(tiles), "value": round(value, 2),
                         "legal": ev["legal"], "placements": _tiles_json(setup, tiles),
                         "pawns": [{"at": list(p.at), "pinpoint": p.pinpoint, "token": p.token} for p in pawns],
@@ -185,9 +188,9 @@ def _stars_reachable(setup: Setup, ch, status: dict, ev: dict, finished: bool, l
                      shown: list[str]) -> dict:
     """The star levels still reachable: none once the mission is lost for good (a missed mission earns
     challenges.toml's mission_failed_stars); after the last round the stars earned; otherwise the levels not
-    above the ceiling over any draw of the rounds left (solver.desert.ceiling.ceiling_any_draw, the tiles shown
+    above the ceiling over any draw of the rounds left (solver.desert_play.ceiling.ceiling_any_draw, the tiles shown
     this round counted as gone): a level above it is out of reach, proved."""
-    from solver.desert.ceiling import ceiling_any_draw
+    from solver.desert_play.ceiling import ceiling_any_draw
 
     levels = list(range(1, len(ch.thresholds) + 1))
     if finished:

@@ -13,9 +13,16 @@ wrong one).
 """
 from __future__ import annotations
 
-from solver.desert.layout import Layout
+from collections import Counter
+
+from models.desert_layout.bounds import _Column, column_summary, holdings_bound, line_bounds
+from solver.desert import missions
+from solver.desert.area import PlayArea, token_allows
+from solver.desert.layout import Layout, active_slots, replay
 from solver.desert.market import Market
 from solver.desert.missions import Challenge
+from solver.desert.scoring import score_total
+from solver.desert.tiles import PAWN_KINDS
 
 
 def ceiling(setup, market: Market, layout: Layout, ch=None) -> dict:
@@ -29,10 +36,6 @@ def ceiling(setup, market: Market, layout: Layout, ch=None) -> dict:
     most ``objective_points`` in an objectives line.  The star levels are settled where the
     game settles them: after the last round by the score, and none once the mission is lost for
     good (solver.desert.missions.status)."""
-    from models.desert_layout.bounds import line_bounds
-    from solver.desert import missions
-    from solver.desert.layout import replay
-
     rs, ts = setup.ruleset, setup.tileset
     played = len(layout.rounds)
     placed_obj = [tp.tile for rp in layout.rounds for tp in rp.tiles if ts.get(tp.tile) and ts.get(tp.tile).objective]
@@ -68,7 +71,6 @@ def ceiling(setup, market: Market, layout: Layout, ch=None) -> dict:
         out["mission"] = status
         score = None
         if finished:
-            from solver.desert.scoring import score_total
             score = score_total(rep.area)
         out["stars"] = _star_words(setup, ch, status, finished, score, total)
     return out
@@ -92,8 +94,6 @@ def _star_words(setup, ch, status: dict, finished: bool, score: int | None, tota
 
 
 def _add(a, b):
-    from models.desert_layout.bounds import _Column
-
     return _Column(a.tiles + b.tiles, a.city_tiles + b.city_tiles, a.icons + b.icons,
                    tuple(x + y for x, y in zip(a.marks, b.marks)), tuple(x + y for x, y in zip(a.pins, b.pins)),
                    a.trail_sides + b.trail_sides, a.rh_sides + b.rh_sides, a.trail_excess + b.trail_excess)
@@ -104,9 +104,6 @@ def _fields(c) -> tuple[int, ...]:
 
 
 def _from_fields(v: list[int], n_marks: int):
-    from models.desert_layout.bounds import _Column
-    from solver.desert.tiles import PAWN_KINDS
-
     m, p = 3 + n_marks, 3 + n_marks + len(PAWN_KINDS)
     return _Column(v[0], v[1], v[2], tuple(v[3:m]), tuple(v[m:p]), v[p], v[p + 1], v[p + 2])
 
@@ -139,21 +136,11 @@ def ceiling_any_draw(setup, layout: Layout, ch=None, last_shown: list[str] | Non
     models/desert_layout/bounds.py (holdings_bound: every part of it grows with each field and with the kinds
     allowed) then holds for every layout of every draw, in any play area.  Objective tiles are counted as
     the seeded ceiling counts them.  Loose by design: it sees neither the draw nor where tiles lie."""
-    from collections import Counter
-
-    from models.desert_layout.bounds import column_summary, holdings_bound
-    from solver.desert import missions
-    from solver.desert.area import token_allows
-    from solver.desert.layout import active_slots, replay
-    from solver.desert.tiles import PAWN_KINDS
-
     rs, ts = setup.ruleset, setup.tileset
     types = list(rs["landmark_types"])
     if layout.rounds:
         area = replay(layout, ts, rs).area
     else:  # before round 1: the start tile alone
-        from solver.desert.area import PlayArea
-
         area = PlayArea(ts, rs)
         area.place(ts.start.rotated(layout.start_rotation), layout.start_at, 0)
     played = len(layout.rounds)
@@ -208,7 +195,6 @@ def ceiling_any_draw(setup, layout: Layout, ch=None, last_shown: list[str] | Non
         finished = played >= rs["rounds"]
         status = missions.status(ch, area, finished)
         out["mission"] = status
-        from solver.desert.scoring import score_total
         out["stars"] = _star_words(setup, ch, status, finished, score_total(area) if finished else None, total)
     return out
 

@@ -10,7 +10,7 @@ active area earlier, if the record does not say which, are taken from the same s
 unseen to the player, so drawn like the future ones).
 
 For each column: its tiles are placed greedily and its pawns exactly (as every policy does,
-solver.desert.game), then each imagined future is played to the end with the rollout policy
+solver.desert_play.policies), then each imagined future is played to the end with the rollout policy
 (each later round's column chosen on its own imagined rollouts, greedy placement; the last
 round's column on the final score), and the column's value is the mean final score (pawn
 points once, as the referee counts them: the future is played to its end; mission missed:
@@ -27,9 +27,10 @@ from collections import Counter
 
 from solver.desert import missions, scoring
 from solver.desert.area import PlayArea
-from solver.desert.game import (
-    PAWN_BONUS, Setup, _pawn_bonus, _place_pawns, _play_column, _rollout_value, _sample_future)
 from solver.desert.market import Market, RoundOffer
+from solver.desert.setup import Setup
+from solver.desert_play.policies import (
+    PAWN_BONUS, pawn_bonus_of, place_pawns, play_column, rollout_value, sample_future)
 
 INNER_ROLLOUTS = 2       # imagined rollouts per column inside an imagined future (the rollout policy uses 4)
 MISSED = 100             # the rollout policy's penalty for a missed mission
@@ -91,8 +92,8 @@ def play_out(setup: Setup, area: PlayArea, market: Market, number: int, ch, key:
         if offer.number == last:
             for k, col in enumerate(offer.columns):
                 trial = area.copy()
-                _play_column(trial, list(col), offer.number, ch, None, None)
-                _place_pawns(trial, offer.tokens, ch, None, offer.number)
+                play_column(trial, list(col), offer.number, ch, None, None)
+                place_pawns(trial, offer.tokens, ch, None, offer.number)
                 work[0] += UNPRUNED * len(col)
                 met = ch is None or missions.check(ch, trial).met
                 val = scoring.score_total(trial) - (0 if met else 1000)
@@ -102,20 +103,20 @@ def play_out(setup: Setup, area: PlayArea, market: Market, number: int, ch, key:
             futures = []
             for i in range(rollouts):
                 rng = random.Random(f"desert-lookahead-inner:{key}:{offer.number}:{i}")
-                rounds = _sample_future(setup, market, offer.number, rng)
+                rounds = sample_future(setup, market, offer.number, rng)
                 futures.append([(o, rng.randrange(len(o.columns))) for o in rounds])
             for k, col in enumerate(offer.columns):
                 trial = area.copy()
-                _play_column(trial, list(col), offer.number, ch, None, None)
-                _place_pawns(trial, offer.tokens, ch, None, offer.number)
-                val = sum(_rollout_value(trial.copy(), f, ch, None) for f in futures) / len(futures)
+                play_column(trial, list(col), offer.number, ch, None, None)
+                place_pawns(trial, offer.tokens, ch, None, offer.number)
+                val = sum(rollout_value(trial.copy(), f, ch, None) for f in futures) / len(futures)
                 work[0] += UNPRUNED * len(col) + sum(len(o.columns[j]) for f in futures for o, j in f)
                 if best is None or val > best[0]:
                     best = (val, trial)
         area = best[1]
     met = ch is None or missions.check(ch, area).met
     # the future is played to the end: its final score (pawn points once, as the referee counts them)
-    return scoring.score_total(area) + (_pawn_bonus(area) if PAWN_WEIGHT_X2 else 0) - (0 if met else MISSED)
+    return scoring.score_total(area) + (pawn_bonus_of(area) if PAWN_WEIGHT_X2 else 0) - (0 if met else MISSED)
 
 
 def column_values(setup: Setup, area: PlayArea, number: int, columns: list[list[str]], tokens: list[str], ch,
@@ -131,8 +132,8 @@ def column_values(setup: Setup, area: PlayArea, number: int, columns: list[list[
     trials = []
     for col in columns:
         trial = area.copy()
-        tiles = _play_column(trial, list(col), number, ch, None, None)
-        pawns = _place_pawns(trial, tuple(tokens), ch, None, number)
+        tiles = play_column(trial, list(col), number, ch, None, None)
+        pawns = place_pawns(trial, tuple(tokens), ch, None, number)
         trials.append((trial, tiles, pawns))
     totals = [0.0] * len(columns)
     used, cut, cut_work, work = 0, False, False, [0]
