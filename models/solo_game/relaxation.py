@@ -3,7 +3,9 @@
 `build_relaxation(spec, last_round)` models rounds spec.first_round..last_round:
 shares issued, the action (with Easter Island's blocker cycle), the build
 (counted as new track hexes), the two shipment steps, income, expenses,
-shortfall and income reduction, exactly as solver/engine/ruleset.py plays them;
+shortfall and income reduction, exactly as solver/engine/ruleset.py plays them
+(the money of solver/engine/economy.py: `expenses`, `cover`, `below_floor`, and
+the engine's own `income_reduction`, which the spec carries);
 what it cannot follow exactly (the geometry of track and routes) it replaces
 by lower bounds that hold for every network. So:
 
@@ -15,7 +17,8 @@ solver/state.Rules, complex tiles on or off). Set every variable to what the
 play does:
 
 1. Shares, action, cash, income, locomotive, blockers: the model's equations
-   are the engine's own (base.end_round, EasterIsland.advance_round_marker,
+   are the engine's own (base.end_round, i.e. solver/engine/economy.py `settle`, whose
+   `income_reduction` the spec carries; EasterIsland.advance_round_marker,
    the checks of _check_SelectAction / _check_UpgradeLocomotive), so the
    play's numbers satisfy them, given that its track spend and its links per
    shipment are put into the model as they are (points 2 and 3).
@@ -42,7 +45,7 @@ play does:
    hexes with track, so T[r] >= Dest.tiles. L >= Dest.links (fewest links of
    any route on the graph of every link any network could have; colour rules
    dropped). Zoo: the locomotive is >= the need of that route, which is >=
-   Dest.need (least over every network, solver/zoo_routes._least_from), or
+   Dest.need (least over every network, solver/zoo_routes.least_from), or
    Dest.need_discount with the Feeding discount (one shipment of a Feeding
    round). A town as destination was urbanized by then (one per Urbanization
    action, within the supply of new city tiles). Income rises by L.

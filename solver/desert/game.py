@@ -22,7 +22,7 @@ from solver.desert.layout import Layout, PawnPlay, RoundPlay, TilePlay, active_s
 from solver.desert.market import Market, RoundOffer, draw_market
 from solver.desert.missions import Challenge, Challenges, load_challenges
 from solver.desert.pawns import best_assignment
-from solver.desert.ruleset import Ruleset, _read_toml, load_ruleset
+from solver.desert.ruleset import Ruleset, read_toml, load_ruleset
 from solver.desert.tiles import CORE, DESERT, DIRS, PAWN_KINDS, STAR, Tile, TileSet, neighbour
 
 
@@ -105,7 +105,7 @@ def load_tiles_file(path: str | pathlib.Path, setup: Setup) -> tuple[list[RoundO
     """A multiset of tiles to lay out: `[[round]] tiles = [...], tokens = [...]`, or flat
     `tiles` and `tokens` for a single round."""
     path = pathlib.Path(path)
-    data = _read_toml(path)
+    data = read_toml(path)
     rounds = data.get("round")
     if rounds is None:
         rounds = [{"tiles": data.get("tiles"), "tokens": data.get("tokens", [])}]

@@ -42,6 +42,7 @@ nothing) are not counted as clears.
 from __future__ import annotations
 
 from solver.solo.proofs.base import Position, SharesBound
+from solver.engine.placement import track_hexes
 from solver.solo.proofs.counting import delivery_tiles
 from solver.solo.zoo_routes import INF
 
@@ -121,8 +122,7 @@ class CashFlowShares:
             return SharesBound(self.name, rounds, None, "not asked", ("asked from the setup itself only",))
         s, board = state.scenario, state.board
         tiles = position.tiles_net.lower_bound or 0
-        prices = [s.track_cost[board.terrain[h]] for h in board.terrain
-                  if board.buildable(h) and board.terrain[h] in s.track_cost]
+        prices = [s.track_cost[board.terrain[h]] for h in track_hexes(board, s)]
         price, share = (min(prices) if prices else 0), s.share_price
         if share <= 0:
             return SharesBound(self.name, rounds, None, "not asked", ("shares bring no money",))
