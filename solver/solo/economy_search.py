@@ -15,7 +15,8 @@ that pay for the round's action and track, or also for its expenses), an action 
 Locomotive, Urbanization of a town, Rapa Nui on a moai), the tracks the two shipment steps need (and
 optionally tracks toward joining every ruin, with the tiles left), the two shipment steps (a cube over a
 route of the most links the locomotive allows, a locomotive step, or a pass), then income, expenses with
-their shortfall, the income reduction and the round marker, as the engine does them.
+their shortfall, the income reduction and the round marker, as the engine does them (the engine's own
+`settle`, solver/engine/economy.py).
 
 The catalogue (solver/solo/track_catalogue.py) is made from the board file alone: for each pair of stops a few real
 tracks of up to `max_hexes` hexes (the shortest and their alternatives, chosen to overlap little) and the
