@@ -576,8 +576,9 @@ class EconomySearch:
 
     def settle(self, e: Entry, action: tuple, ids: tuple, ships: tuple, gain: int, cost: int,
                loco_after: int) -> list[Entry]:
-        """The round's money as the engine counts it (solver/engine/economy.py `settle`), with shares issued just in time: the fewest that pay
-        for the action and track, and the fewest that also avoid a shortfall at the expenses."""
+        """The round's money as the engine counts it (solver/engine/economy.py `settle`), with shares issued
+        just in time: the fewest that pay for the action and track, and the fewest that also avoid a shortfall
+        at the expenses."""
         s = self.s
         name, target, town = action
         pay = s.action_cost if name else 0
@@ -587,7 +588,8 @@ class EconomySearch:
         out = []
         for shares in (k, None):
             if shares is None:  # the shortfall avoided: each share adds its price and costs $1 this round
-                end = e.cash + k * s.share_price - pay + stunt - cost + e.income + gain - expenses(e.shares + k, loco_after)
+                end = (e.cash + k * s.share_price - pay + stunt - cost + e.income + gain
+                       - expenses(e.shares + k, loco_after))
                 if end >= 0 or s.share_price <= 1:
                     break
                 shares = k + -(-(-end) // (s.share_price - 1))

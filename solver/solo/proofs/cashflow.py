@@ -14,8 +14,9 @@ round r0) with states (locomotive, cubes delivered d, hexes with track h; income
   locomotive by 1, Rapa Nui gives its cash after the price, Engineer allows engineer_tile_limit tiles;
 - build: b new hexes, b at most the round's tile limit (a tile laid on a fresh hex counts one tile; town
   tracks, upgrades and complex tiles add no fresh hex), each at least p, the least price of a hex track
-  can go on (the engine's placement test, solver/engine/placement.py `track_hexes`; extras and town fees only add), paid from cash in hand; h is kept at most H (every threshold
-  below is at most H; a play laying more only paid more);
+  can go on (the engine's placement test, solver/engine/placement.py `track_hexes`; extras and town fees
+  only add), paid from cash in hand; h is kept at most H (every threshold below is at most H; a play laying
+  more only paid more);
 - shipments (shipments_per_round): a delivery (income + the locomotive: a route's links are at most the
   locomotive), a locomotive step (at most once a round) or a pass. The (d+1)-th delivery needs h at least
   the (d+1)-th smallest of the cubes' `delivery_tiles` (counting.py: fewest hexes any network needs before
