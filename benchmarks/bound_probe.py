@@ -47,7 +47,7 @@ from solver import interrupt  # noqa: E402
 from solver.report.output import write_atomic  # noqa: E402
 from solver.solo.proofs.counting import island_rounds_bound as rounds_lower_bound  # noqa: E402
 from solver.solo.island_plans import plan_spec, restricted_plan  # noqa: E402
-from solver.solo.relaxation import _solver, game_spec, verdict_of  # noqa: E402
+from solver.solo.relaxation import game_spec, verdict_of  # noqa: E402
 from solver.solo.settings import SolveParams  # noqa: E402
 
 FIELDS = ["difficulty", "seed", "readings", "bound", "relaxation", "relaxation_seconds", "new_hexes",
@@ -68,7 +68,7 @@ def probe(task: tuple) -> dict:
     spec = game_spec(state, network_tiles=tiles_net.lower_bound or 0)
     row = {"difficulty": difficulty, "seed": seed, "readings": readings, "bound": bound}
     sm = build_relaxation(spec, bound)
-    solver = _solver(SolveParams(workers=workers, deterministic_time=cp_time))
+    solver = SolveParams(workers=workers, deterministic_time=cp_time).cp_solver()
     t0 = time.monotonic()
     status = interrupt.solve_cp(solver, sm.model)  # Ctrl-C stops it at once
     row["relaxation_seconds"] = round(time.monotonic() - t0, 1)

@@ -1,7 +1,9 @@
 """The parts of the solo game a relaxation and a restriction share, modelled EXACTLY as the engine plays them.
 
 Shares, the action (with Easter Island's blocker cycle), the locomotive and its
-steps, urbanizing, and the money of solver/engine/ruleset.py `end_round`. Each
+steps, urbanizing, and the money of solver/engine/ruleset.py `end_round` (the pure
+functions of solver/engine/economy.py; the reduction table is the engine's own,
+`spec.income_reduction`). Each
 function adds its variables to a `SoloModel` (models/solo_game/relaxation.py)
 and its constraints to `m`; both models call them, so the economy is written
 once and a proof and a plan speak about the same game.
@@ -179,13 +181,9 @@ def add_money(m, sm, spec, rounds: list[int], steps: list[int], act, playing: di
     # an unplayed round still evaluates its (discarded) accounts from an income >= floor: one round of
     # expenses and shortfall below that
     imin = floor if playing is None else 2 * floor - spec.max_shares - spec.max_locomotive - 1
-    # -- money, exactly as base.end_round ---------------------------------------------------------------------
-    table = [0] * (imax - imin + 1)
-    for v in range(imin, imax + 1):
-        for low, high, loss in spec.income_reduction:
-            if low <= v <= high:
-                table[v - imin] = loss
-                break
+    # -- money, exactly as solver/engine/economy.py `settle` (the engine's end_round) -------------------------
+    # the reduction is the engine's own function, handed in by the solver layer (models import no engine)
+    table = [spec.income_reduction(v) for v in range(imin, imax + 1)]
     issued_before = spec.shares
     sm.cash[rounds[0]] = spec.cash
     sm.income[rounds[0]] = spec.income

@@ -3,7 +3,9 @@
 `build_relaxation(spec, last_round)` models rounds spec.first_round..last_round:
 shares issued, the action (with Easter Island's blocker cycle), the build
 (counted as new track hexes), the two shipment steps, income, expenses,
-shortfall and income reduction, exactly as solver/engine/ruleset.py plays them;
+shortfall and income reduction, exactly as solver/engine/ruleset.py plays them
+(the money of solver/engine/economy.py: `expenses`, `cover`, `below_floor`, and
+the engine's own `income_reduction`, which the spec carries);
 what it cannot follow exactly (the geometry of track and routes) it replaces
 by lower bounds that hold for every network. So:
 
@@ -15,7 +17,8 @@ solver/state.Rules, complex tiles on or off). Set every variable to what the
 play does:
 
 1. Shares, action, cash, income, locomotive, blockers: the model's equations
-   are the engine's own (base.end_round, EasterIsland.advance_round_marker,
+   are the engine's own (base.end_round, i.e. solver/engine/economy.py `settle`, whose
+   `income_reduction` the spec carries; EasterIsland.advance_round_marker,
    the checks of _check_SelectAction / _check_UpgradeLocomotive), so the
    play's numbers satisfy them, given that its track spend and its links per
    shipment are put into the model as they are (points 2 and 3).
@@ -42,7 +45,7 @@ play does:
    hexes with track, so T[r] >= Dest.tiles. L >= Dest.links (fewest links of
    any route on the graph of every link any network could have; colour rules
    dropped). Zoo: the locomotive is >= the need of that route, which is >=
-   Dest.need (least over every network, solver/zoo_routes._least_from), or
+   Dest.need (least over every network, solver/zoo_routes.least_from), or
    Dest.need_discount with the Feeding discount (one shipment of a Feeding
    round). A town as destination was urbanized by then (one per Urbanization
    action, within the supply of new city tiles). Income rises by L.
@@ -131,23 +134,49 @@ class SoloModel:
 
 
 def build_relaxation(spec: SoloSpec, last_round: int) -> SoloModel:
-    """The relaxed game from spec.first_round to last_round, with the clear condition by last_round."""
+    """The relaxed game from spec.first_round to last_round, with the clear condition by last_round.
+
+    One function per part of the game, called in this order (the order fixes the CP-SAT model).
+    """
     m = cp_model.CpModel()
     rounds = list(range(spec.first_round, last_round + 1))
     steps = list(range(spec.shipments_per_round))
     sm = SoloModel(m, spec, rounds)
-    # -- the rounds that are played: a prefix (point 7 of the module text: nothing exists after the clear)
+    _add_playing(m, sm, rounds)
+    act = add_shares_and_actions(m, sm, spec, rounds, playing=sm.playing)
+    loco_at = add_locomotive(m, sm, spec, rounds, steps, act)
+    urb = add_urbanization(m, sm, spec, rounds, act)
+    add_idle_rounds(m, sm, rounds, steps, sm.playing)  # (an idle round's build: _add_track)
+    items, per_step, order = _add_deliveries(m, sm, spec, rounds, steps, urb)
+    _add_shipment_steps(m, sm, spec, rounds, steps, act, loco_at, per_step)
+    _add_feeding(m, sm, spec)
+    _add_moai(m, sm, spec, rounds, items, order)
+    _add_track(m, sm, spec, rounds, steps, act, per_step)
+    _network_layer(m, sm, spec, rounds, steps, items)
+    sm.total_spend = m.NewIntVar(0, 10 ** 6, "total_spend")
+    m.Add(sm.total_spend == sum(sm.spend.values()))
+
+    floor_binds = None
+    if spec.clear_when_under:
+        # clear-and-under=cleared: the floor binds in a round only if a later round is played (the
+        # clearing round, the last one played, may fall below it)
+        floor_binds = {r: sm.playing[r + 1] for r in rounds if r + 1 in sm.playing}
+    add_money(m, sm, spec, rounds, steps, act, playing=sm.playing, floor_binds=floor_binds)
+    return sm
+
+
+def _add_playing(m, sm: SoloModel, rounds: list[int]) -> None:
+    """The rounds that are played: a prefix (point 7 of the module text: nothing exists after the clear)."""
     for r in rounds:
         sm.playing[r] = m.NewBoolVar(f"playing_{r}")
         if r > rounds[0]:
             # the game does not resume once it is over
             m.AddImplication(sm.playing[r], sm.playing[r - 1])
-    act = add_shares_and_actions(m, sm, spec, rounds, playing=sm.playing)
-    loco_at = add_locomotive(m, sm, spec, rounds, steps, act)
-    urb = add_urbanization(m, sm, spec, rounds, act)
-    add_idle_rounds(m, sm, rounds, steps, sm.playing)  # (an idle round's build: below)
 
-    # -- deliveries ---------------------------------------------------------------------------------
+
+def _add_deliveries(m, sm: SoloModel, spec: SoloSpec, rounds: list[int], steps: list[int], urb: dict):
+    """Each good's deliveries by destination, round and step; returns (items by key, the goods of each
+    step, the step index each delivered good leaves in)."""
     items = {it.key: it for it in spec.items}
     per_step: dict = {(r, k): [] for r in rounds for k in steps}
     order = {}  # item key -> expression: index of the step it leaves in (spe*r + k), for delivered cubes
@@ -170,6 +199,12 @@ def build_relaxation(spec: SoloSpec, last_round: int) -> SoloModel:
         else:
             m.Add(total <= it.count)
         order[it.key] = sum(z * (spec.shipments_per_round * r + k) for z, _, r, k in mine)
+    return items, per_step, order
+
+
+def _add_shipment_steps(m, sm: SoloModel, spec: SoloSpec, rounds: list[int], steps: list[int], act, loco_at: dict,
+                        per_step: dict) -> None:
+    """One good per shipment step, its links at least the fewest of any route, and (Zoo) the danger."""
     disc = {}
     for r in rounds:
         for k in steps:
@@ -188,12 +223,16 @@ def build_relaxation(spec: SoloSpec, last_round: int) -> SoloModel:
         if spec.danger_rules:
             m.Add(sum(disc[r, k] for k in steps) <= 1)
 
-    # -- Zoo: every animal area fed ----------------------------------------------------------------------
+
+def _add_feeding(m, sm: SoloModel, spec: SoloSpec) -> None:
+    """Zoo: every animal area fed."""
     for area in spec.must_feed:
         # "The game is cleared once every animal area has received at least one piece of food."
         m.Add(sum(z for (key, stop, r, k), z in sm.deliver.items() if stop == area) >= 1)
 
-    # -- top cube only, and Rapa Nui ---------------------------------------------------------------------
+
+def _add_moai(m, sm: SoloModel, spec: SoloSpec, rounds: list[int], items: dict, order: dict) -> None:
+    """Top cube only, and Rapa Nui."""
     rapa = {}
     if "rapa-nui" in spec.action_costs:
         stops = sorted({s.stop for s in spec.stacks} | {it.origin for it in spec.items if it.must_ship}, key=str)
@@ -226,7 +265,9 @@ def build_relaxation(spec: SoloSpec, last_round: int) -> SoloModel:
         else:
             m.Add(turned == 0)
 
-    # -- track: new hexes by round, the tile limit, Engineer, bonus tiles --------------------------------
+
+def _add_track(m, sm: SoloModel, spec: SoloSpec, rounds: list[int], steps: list[int], act, per_step: dict) -> None:
+    """New hexes by round, the tile limit, Engineer, bonus tiles, complex tiles and the track spend."""
     hand = spec.bonus_tiles
     prev, prev_dbl = 0, 0
     for r in rounds:
@@ -283,17 +324,6 @@ def build_relaxation(spec: SoloSpec, last_round: int) -> SoloModel:
     if spec.network_tiles:
         # Easter Island: "Connect all of the ruins (cities) on Rapa Nui into a single network."
         m.Add(sm.tiles[rounds[-1]] >= spec.network_tiles)
-    _network_layer(m, sm, spec, rounds, steps, items)
-    sm.total_spend = m.NewIntVar(0, 10 ** 6, "total_spend")
-    m.Add(sm.total_spend == sum(sm.spend.values()))
-
-    floor_binds = None
-    if spec.clear_when_under:
-        # clear-and-under=cleared: the floor binds in a round only if a later round is played (the
-        # clearing round, the last one played, may fall below it)
-        floor_binds = {r: sm.playing[r + 1] for r in rounds if r + 1 in sm.playing}
-    add_money(m, sm, spec, rounds, steps, act, playing=sm.playing, floor_binds=floor_binds)
-    return sm
 
 
 def _network_layer(m, sm: SoloModel, spec: SoloSpec, rounds: list[int], steps: list[int], items: dict) -> None:

@@ -119,12 +119,7 @@ def build_restriction(spec: PlanSpec, last_round: int, soft: bool = False) -> Pl
     rounds = list(range(base.first_round, last_round + 1))
     steps = list(range(base.shipments_per_round))
     pm = PlanModel(m, base, rounds)
-    # the round of the clear: nothing is done after it (the game is over), so the model may clear early
-    pm.clear = m.NewIntVar(rounds[0], rounds[-1], "clear_round")
-    for r in rounds:
-        pm.playing[r] = m.NewBoolVar(f"playing_{r}")
-        m.Add(pm.clear >= r).OnlyEnforceIf(pm.playing[r])
-        m.Add(pm.clear <= r - 1).OnlyEnforceIf(pm.playing[r].Not())
+    _add_clear_round(m, pm, rounds)
     act = add_shares_and_actions(m, pm, base, rounds, playing=pm.playing)
     loco_at = add_locomotive(m, pm, base, rounds, steps, act)
     pm.urb = add_urbanization(m, pm, base, rounds, act)
@@ -133,8 +128,30 @@ def build_restriction(spec: PlanSpec, last_round: int, soft: bool = False) -> Pl
     for t in base.towns:
         for r in rounds:
             urbanized_by[t, r] = sum(pm.urb[q, t] for q in rounds if q <= r)
+    pairs = _add_track(m, pm, spec, rounds, act, urbanized_by)
+    ship_round = _add_shipments(m, pm, spec, rounds, steps, loco_at, urbanized_by, soft)
+    # -- top cube only, and Rapa Nui ----------------------------------------------------------------------
+    _moai(m, pm, spec, rounds, steps, act, ship_round)
+    _add_join(m, pm, spec, rounds, pairs, soft)
+    add_money(m, pm, base, rounds, steps, act, playing=pm.playing)
+    pm.total_spend = m.NewIntVar(0, 10 ** 6, "total_spend")
+    m.Add(pm.total_spend == sum(pm.spend.values()))
+    return pm
 
-    # -- track: candidate links, laid tile by tile from their first stop, never two on one hex -------------
+
+def _add_clear_round(m, pm: PlanModel, rounds: list[int]) -> None:
+    """The round of the clear: nothing is done after it (the game is over), so the model may clear early."""
+    pm.clear = m.NewIntVar(rounds[0], rounds[-1], "clear_round")
+    for r in rounds:
+        pm.playing[r] = m.NewBoolVar(f"playing_{r}")
+        m.Add(pm.clear >= r).OnlyEnforceIf(pm.playing[r])
+        m.Add(pm.clear <= r - 1).OnlyEnforceIf(pm.playing[r].Not())
+
+
+def _add_track(m, pm: PlanModel, spec: PlanSpec, rounds: list[int], act, urbanized_by: dict) -> dict:
+    """Candidate links, laid tile by tile from their first stop, never two on one hex; the tile limit and
+    the spend by round; returns pair -> the keys of its candidate links (pm.joined by pair and round)."""
+    base = spec.base
     on_hex: dict = {}
     paid: dict = {}
     done: dict = {}
@@ -190,8 +207,14 @@ def build_restriction(spec: PlanSpec, last_round: int, soft: bool = False) -> Pl
                 # a pair is joined once one of its links is complete
                 m.Add(v <= sum(done[k, r] for k in pairs[p]))
             pm.joined[p, r] = v
+    return pairs
 
-    # -- shipments: each cube on one of its routes, in one step, with the links laid by then ----------------
+
+def _add_shipments(m, pm: PlanModel, spec: PlanSpec, rounds: list[int], steps: list[int], loco_at: dict,
+                   urbanized_by: dict, soft: bool) -> dict:
+    """Each cube on one of its routes, in one step, with the links laid by then; returns
+    (cube key, round) -> the cube ships in that round."""
+    base = spec.base
     step_links: dict = {(r, k): [] for r in rounds for k in steps}
     ship_round: dict = {}
     for cube in spec.cubes:
@@ -243,11 +266,11 @@ def build_restriction(spec: PlanSpec, last_round: int, soft: bool = False) -> Pl
             for w, n in step_links[r, k]:
                 m.Add(pm.links[r, k] == n).OnlyEnforceIf(w)
             m.Add(pm.links[r, k] == 0).OnlyEnforceIf(pm.ship[r, k].Not())
+    return ship_round
 
-    # -- top cube only, and Rapa Nui ----------------------------------------------------------------------
-    _moai(m, pm, spec, rounds, steps, act, ship_round)
 
-    # -- the clear condition: every ruin in one network by the last round ---------------------------------
+def _add_join(m, pm: PlanModel, spec: PlanSpec, rounds: list[int], pairs: dict, soft: bool) -> None:
+    """The clear condition: every ruin in one network by the last round (a flow from the first ruin)."""
     if spec.join:
         root, others = spec.join[0], spec.join[1:]
         cap = len(others)
@@ -267,11 +290,6 @@ def build_restriction(spec: PlanSpec, last_round: int, soft: bool = False) -> Pl
             net = sum(x for (a, b), x in flow.items() if b == v) - sum(x for (a, b), x in flow.items() if a == v)
             # "Connect all of the ruins (cities) on Rapa Nui into a single network."
             m.Add(net == (-sum(reach.values()) if v == root else reach[v] if v in others else 0))
-
-    add_money(m, pm, base, rounds, steps, act, playing=pm.playing)
-    pm.total_spend = m.NewIntVar(0, 10 ** 6, "total_spend")
-    m.Add(pm.total_spend == sum(pm.spend.values()))
-    return pm
 
 
 def minimize_rounds_then_shares(pm: PlanModel) -> None:

@@ -3,11 +3,14 @@
 A map adapter (solver/solo/relaxation.py) fills a `SoloSpec` from a game
 state at the start of a round; models/solo_game/relaxation.py turns it into
 a CP-SAT model. Keeping the spec plain keeps the model free of the engine and
-makes every number the model uses visible in one place.
+makes every number the model uses visible in one place; the one rule it carries
+as a function, the income reduction, is the engine's own (solver/engine/economy.py),
+handed in so that the model and the referee read the table the same way.
 """
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Callable
 
 
 @dataclass(frozen=True)
@@ -64,7 +67,7 @@ class SoloSpec:
     blocker_cycle: bool          # Easter Island's action blockers
     rapa_nui_cash: int
     income_floor: int
-    income_reduction: tuple      # (low, high, loss)
+    income_reduction: Callable   # income -> its loss: the engine's rule (solver/engine/economy.py), handed in
     tile_limit: int
     engineer_tile_limit: int
     tile_cost: int               # least cost of the first tile on an empty hex (any terrain, any tile kind)

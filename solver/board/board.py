@@ -67,6 +67,11 @@ class Board:
     def is_stop(self, h: Hex) -> bool:
         return h in self.cities or h in self.towns or h in self.exits
 
+    @property
+    def stops(self) -> frozenset[Hex]:
+        """Every stop: the hexes `is_stop` accepts (cities, towns and exits), the one stop set."""
+        return frozenset(self.cities) | frozenset(self.towns) | frozenset(self.exits)
+
     def buildable(self, h: Hex) -> bool:
         """Can a plain track tile go here? Never on a stop, water or off the map."""
         return self.terrain.get(h) in BUILDABLE and not self.is_stop(h)

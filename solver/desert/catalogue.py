@@ -10,7 +10,7 @@ from __future__ import annotations
 import pathlib
 
 from solver.board.errors import InputError
-from solver.desert.ruleset import DATA, Ruleset, _read_toml
+from solver.desert.ruleset import DATA, Ruleset, read_toml
 from solver.desert.tiles import (
     CORE,
     DESERT,
@@ -165,7 +165,7 @@ def load_catalogues(ruleset: Ruleset, paths: tuple[str | pathlib.Path, ...] | No
     kinds_from: dict[str, pathlib.Path] = {}
     todo = [(p, True) for p in given] + [(p, False) for p in DEFAULT_CATALOGUES]
     for path, from_user in todo:
-        data = _read_toml(path)
+        data = read_toml(path)
         head = data.get("catalogue")
         if not isinstance(head, dict):
             raise InputError("missing the [catalogue] header table", str(path))
@@ -224,7 +224,7 @@ def load_catalogues(ruleset: Ruleset, paths: tuple[str | pathlib.Path, ...] | No
 
 def _load_objectives(ruleset: Ruleset, path: pathlib.Path, tiles, start, sources, stand_in) -> dict[str, Tile]:
     """The Desert Objective tiles: their own catalogue, never in a bag."""
-    data = _read_toml(path)
+    data = read_toml(path)
     head = data.get("catalogue")
     if not isinstance(head, dict) or head.get("kind") != "objective" or not isinstance(head.get("stand_in"), bool):
         raise InputError("needs a [catalogue] header with kind = \"objective\" and stand_in", f"{path}: [catalogue]")

@@ -16,7 +16,7 @@ import pathlib
 from dataclasses import dataclass, field
 
 from solver.board.errors import InputError
-from solver.desert.ruleset import Ruleset, _read_toml
+from solver.desert.ruleset import Ruleset, read_toml
 from solver.desert import network, scoring, tokens as token_stack
 from solver.desert.area import Pawn, Placed, PlayArea, token_allows  # noqa: F401  (re-exported)
 from solver.desert.tiles import PAWN_KINDS, STAR, TileSet
@@ -203,7 +203,7 @@ def parse_layout(data: dict, source: str) -> Layout:
 
 def load_layout(path: str | pathlib.Path) -> Layout:
     path = pathlib.Path(path)
-    return parse_layout(_read_toml(path), str(path))
+    return parse_layout(read_toml(path), str(path))
 
 
 # ----------------------------------------------------------------------------- the referee

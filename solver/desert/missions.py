@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from solver.board.errors import InputError
-from solver.desert.ruleset import DATA, Rule, _read_toml
+from solver.desert.ruleset import DATA, Rule, read_toml
 from solver.desert.tiles import CORE, DESERT, DIRS, PAWN_KINDS, neighbour, orthogonal_groups
 
 if TYPE_CHECKING:
@@ -52,7 +52,7 @@ class Challenges:
 
 def load_challenges(path: str | pathlib.Path | None = None) -> Challenges:
     path = pathlib.Path(path) if path else DEFAULT_CHALLENGES
-    data = _read_toml(path)
+    data = read_toml(path)
     stars = data.get("stars", {})
     fs = stars.get("mission_failed_stars")
     if not isinstance(fs, int) or isinstance(fs, bool) or fs < 0:

@@ -149,7 +149,7 @@ class Ruleset:
 EMPTY_KIND = "empty"
 
 
-def _read_toml(path: pathlib.Path) -> dict:
+def read_toml(path: pathlib.Path) -> dict:
     try:
         text = path.read_text(encoding="utf-8")
     except FileNotFoundError:
@@ -164,7 +164,7 @@ def _read_toml(path: pathlib.Path) -> dict:
 
 def load_ruleset(path: str | pathlib.Path | None = None) -> Ruleset:
     path = pathlib.Path(path) if path else DEFAULT_RULESET
-    data = _read_toml(path)
+    data = read_toml(path)
     rules: dict[str, Rule] = {}
     for key, entry in data.items():
         if key == "meta":

@@ -12,7 +12,7 @@ from solver.desert.catalogue import load_catalogues
 from solver.desert.layout import active_slots, column_fits, column_shapes
 from solver.desert.market import RoundOffer
 from solver.desert.missions import Challenges, load_challenges
-from solver.desert.ruleset import Ruleset, _read_toml, load_ruleset
+from solver.desert.ruleset import Ruleset, load_ruleset, read_toml
 from solver.desert.tiles import PAWN_KINDS, STAR, TileSet
 
 
@@ -51,7 +51,7 @@ def load_tiles_file(path: str | pathlib.Path, setup: Setup) -> tuple[list[RoundO
     """A multiset of tiles to lay out: `[[round]] tiles = [...], tokens = [...]`, or flat
     `tiles` and `tokens` for a single round."""
     path = pathlib.Path(path)
-    data = _read_toml(path)
+    data = read_toml(path)
     rounds = data.get("round")
     if rounds is None:
         rounds = [{"tiles": data.get("tiles"), "tokens": data.get("tokens", [])}]

@@ -5,6 +5,8 @@ A map module subclasses `Ruleset` and overrides only what its sheet changes.
 from __future__ import annotations
 
 from solver.board.hexgrid import Hex
+from solver.engine.economy import settle
+from solver.engine.placement import can_lay_track, track_hex_problem
 from solver.engine.moves import (EndBuild, IssueShares, LayTile, Pass, RedirectTile, SelectAction, Ship, TownTrack,
                           UpgradeLocomotive, UpgradeTile, Urbanize)
 from solver.engine.track_tiles import (BASE_RULE, COST_KEYS, complex_kind, complex_rules, crosses, shape,
@@ -41,7 +43,8 @@ class Ruleset:
         return state.scenario.max_locomotive
 
     def virtual_hops(self, state) -> list:
-        """Extra (a, b) hops between stops that are not links (Kansas City's interurban transfer)."""
+        """Extra (a, b) hops between stops that are not links (Kansas City's interurban transfer, Zoo's
+        teleports); the shipment search (solver/engine/shipping.py) adds them both ways."""
         return []
 
     def tile_limit(self, state) -> int:
@@ -89,12 +92,13 @@ class Ruleset:
         """Tiles that start at a stop or extend an open end (checked by why_illegal)."""
         out = []
         starts: list[tuple[Hex, Hex]] = []  # (hex to build on, the neighbour it connects back to)
-        for stop in list(state.board.cities) + list(state.board.towns) + list(state.board.exits):
+        board, s = state.board, state.scenario
+        for stop in list(board.cities) + list(board.towns) + list(board.exits):
             for h in stop.neighbours():
-                if state.board.buildable(h) and h not in state.track:
+                if can_lay_track(board, s, h) and h not in state.track:
                     starts.append((h, stop))
         for end, target in state.open_ends():
-            if state.board.buildable(target) and target not in state.track:
+            if can_lay_track(board, s, target) and target not in state.track:
                 starts.append((target, end))
         complex_on = self._complex_on(state) and complex_rules(state) is not None
         for h, back in starts:
@@ -209,12 +213,9 @@ class Ruleset:
 
     def _check_LayTile(self, state, move: LayTile) -> str | None:
         board, h = state.board, move.hex
-        if not board.on_map(h):
-            return f"{h} is not on the map"
-        if board.is_stop(h):
-            return f"track is never built on a stop ({board.label(h)})"
-        if board.terrain[h] not in state.scenario.track_cost:
-            return f"{h} is {board.terrain[h]}; track cannot be built there"
+        problem = track_hex_problem(board, state.scenario, h)
+        if problem:
+            return problem
         if h in state.track:
             if not self._complex_on(state):
                 return f"{h} already holds track (complex tiles are off: one track a hex)"
@@ -656,25 +657,16 @@ class Ruleset:
     # -- end of the turn -------------------------------------------------------
     def end_round(self, state) -> None:
         s = state.scenario
-        # Collect income, then pay expenses; what cannot be paid lowers income.
-        collected, expenses = state.income, state.shares + state.locomotive
-        state.cash += collected - expenses
-        shortfall = max(0, -state.cash)
-        if shortfall:
-            state.income -= shortfall
-            state.cash = 0
-        if state.income < s.income_floor:
+        # Collect income, then pay expenses; what cannot be paid lowers income (solver/engine/economy.py).
+        money = settle(state.cash, state.income, state.shares, state.locomotive, s.income_reduction)
+        state.cash, state.income = money.cash, money.income_floored
+        if money.lost(s.income_floor):
             state.lost = f"income fell below {s.income_floor} in round {state.round}"
             if getattr(state.rules, "clear_when_under", False) and self.is_cleared(state) and not self.plays_on(state):
                 state.lost = None  # clear-and-under=cleared: the clear, met in the shipping, stands
-        reduction = 0
-        for low, high, loss in s.income_reduction:
-            if low <= state.income <= high:
-                reduction = loss
-                break
-        state.income -= reduction
-        state.accounts = {"income_collected": collected, "expenses": expenses, "shortfall": shortfall,
-                          "income_reduction": reduction}
+        state.income = money.income
+        state.accounts = {"income_collected": money.collected, "expenses": money.expenses,
+                          "shortfall": money.shortfall, "income_reduction": money.reduction}
         self.advance_round_marker(state)
         if state.lost is None and state.cleared_round is None and self.is_cleared(state):
             state.cleared_round = state.round

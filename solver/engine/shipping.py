@@ -20,15 +20,9 @@ def stop_graph(state) -> dict[Hex, set[tuple[Hex, bool]]]:
             a, b = link.ends
             adj[a].add((b, False))
             adj[b].add((a, False))
-    for a, b in state.ruleset.virtual_hops(state):
+    for a, b in state.ruleset.virtual_hops(state):  # hops that are no link: the map's own (Zoo's teleports)
         adj[a].add((b, True))
         adj[b].add((a, True))
-    exits = [h for h in state.board.exits if h in adj]
-    if state.scenario.ruleset == "zoo":
-        for a in exits:
-            for b in exits:
-                if a != b:
-                    adj[a].add((b, True))
     return adj
 
 

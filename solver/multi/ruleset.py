@@ -11,6 +11,7 @@ from typing import Any
 import networkx as nx
 
 from solver.board.errors import InputError
+from solver.engine import economy
 from solver.engine.ruleset import Ruleset
 from solver.engine.moves import Ship
 
@@ -272,19 +273,15 @@ class MultiplayerRuleset(Ruleset):
     # -- the income phase ----------------------------------------------------------
     def expenses(self, instance, player) -> int:
         """"Pay expenses: $1 per issued share + $1 per locomotive level" (base rules)."""
-        return player.shares + player.locomotive
+        return economy.expenses(player.shares, player.locomotive)
 
     def income_phase(self, state) -> dict:
         """The active player's income, expenses and income reduction after shipping (base turn steps 6-8),
         applied to `state`: "What cannot be paid lowers income by the shortfall"."""
         me, s = state.me, state.scenario
         collected, expenses = me.income, self.expenses(state.instance, me)
-        me.cash += collected - expenses
-        shortfall = max(0, -me.cash)
-        if shortfall:
-            me.income -= shortfall
-            me.cash = 0
-        reduction = next((loss for low, high, loss in s.income_reduction if low <= me.income <= high), 0)
+        me.cash, me.income, shortfall = economy.cover(me.cash + collected - expenses, me.income)
+        reduction = economy.income_reduction(s.income_reduction, me.income)
         me.income -= reduction
         state.cash, state.income = me.cash, me.income
         out = {"income_collected": collected, "expenses": expenses, "shortfall": shortfall,

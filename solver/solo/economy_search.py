@@ -15,7 +15,8 @@ that pay for the round's action and track, or also for its expenses), an action 
 Locomotive, Urbanization of a town, Rapa Nui on a moai), the tracks the two shipment steps need (and
 optionally tracks toward joining every ruin, with the tiles left), the two shipment steps (a cube over a
 route of the most links the locomotive allows, a locomotive step, or a pass), then income, expenses with
-their shortfall, the income reduction and the round marker, as the engine does them.
+their shortfall, the income reduction and the round marker, as the engine does them (the engine's own
+`settle`, solver/engine/economy.py).
 
 The catalogue (solver/solo/track_catalogue.py) is made from the board file alone: for each pair of stops a few real
 tracks of up to `max_hexes` hexes (the shortest and their alternatives, chosen to overlap little) and the
@@ -34,6 +35,7 @@ import heapq
 from dataclasses import dataclass
 
 from solver.board.hexgrid import Hex
+from solver.engine.economy import expenses, settle
 from solver.engine.plan import RoundPlan
 from solver.engine.state import GameState
 from solver.solo.track_catalogue import Catalogue
@@ -574,8 +576,9 @@ class EconomySearch:
 
     def settle(self, e: Entry, action: tuple, ids: tuple, ships: tuple, gain: int, cost: int,
                loco_after: int) -> list[Entry]:
-        """The round's money as the engine counts it, with shares issued just in time: the fewest that pay
-        for the action and track, and the fewest that also avoid a shortfall at the expenses."""
+        """The round's money as the engine counts it (solver/engine/economy.py `settle`), with shares issued
+        just in time: the fewest that pay for the action and track, and the fewest that also avoid a shortfall
+        at the expenses."""
         s = self.s
         name, target, town = action
         pay = s.action_cost if name else 0
@@ -585,25 +588,18 @@ class EconomySearch:
         out = []
         for shares in (k, None):
             if shares is None:  # the shortfall avoided: each share adds its price and costs $1 this round
-                end = e.cash + k * s.share_price - pay + stunt - cost + e.income + gain - (e.shares + k + loco_after)
+                end = (e.cash + k * s.share_price - pay + stunt - cost + e.income + gain
+                       - expenses(e.shares + k, loco_after))
                 if end >= 0 or s.share_price <= 1:
                     break
                 shares = k + -(-(-end) // (s.share_price - 1))
             if e.shares + shares > s.max_shares:
                 break
             cash = e.cash + shares * s.share_price - pay + stunt - cost
-            income = e.income + gain
-            end = cash + income - (e.shares + shares + loco_after)
-            if end < 0:
-                income += end
-                end = 0
-            if income < s.income_floor:
+            money = settle(cash, e.income + gain, e.shares + shares, loco_after, s.income_reduction)
+            if money.lost(s.income_floor):
                 continue
-            for low, high, loss in s.income_reduction:
-                if low <= income <= high:
-                    income -= loss
-                    break
-            out.append(Entry(end, income, e.shares + shares, e, (shares, name, target, town, ids, ships)))
+            out.append(Entry(money.cash, money.income, e.shares + shares, e, (shares, name, target, town, ids, ships)))
         return out
 
     def select(self, nxt: dict[tuple, list[Entry]], rounds_left: int) -> dict[tuple, list[Entry]]:

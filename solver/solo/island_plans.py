@@ -23,9 +23,10 @@ from solver.board.hexgrid import Hex
 from solver.board.errors import InputError
 from solver.engine.moves import Pass, route_text
 from solver.engine.plan import round_moves
+from solver.engine.placement import track_hexes
 from solver.engine.state import IllegalMove
 from solver.engine.plan import RoundPlan
-from solver.solo.relaxation import _solver, game_spec
+from solver.solo.relaxation import game_spec
 from solver.solo.settings import SolveParams
 
 
@@ -33,8 +34,7 @@ def _hex_graph(state) -> nx.Graph:
     """Hexes a new simple tile may go on (no stop, no track yet), joined where track may cross the side."""
     board, s = state.board, state.scenario
     g = nx.Graph()
-    free = [h for h in board.terrain if board.on_map(h) and board.buildable(h) and not board.is_stop(h)
-            and board.terrain[h] in s.track_cost and h not in state.track]
+    free = [h for h in track_hexes(board, s) if h not in state.track]
     for h in free:
         g.add_node(h, cost=state.ruleset.tile_cost(state, h))
     for h in free:
@@ -214,7 +214,7 @@ def restricted_plan(spec: PlanSpec, last_round: int, params: SolveParams,
     if hint:
         add_hint(pm, spec, hint)
         _complete_hint(pm.model, params)
-    solver = _solver(params)
+    solver = params.cp_solver()
     # Several strategies (large-neighbourhood search included) interleaved in a fixed order: still
     # deterministic for a given deterministic time limit, whatever the machine's load.
     solver.parameters.num_workers = max(4, params.workers)
@@ -233,7 +233,7 @@ def _complete_hint(model: cp_model.CpModel, params: SolveParams) -> None:
     The hinted decisions are fixed and the rest (cash, income, flows, ...) solved for; when that has no
     solution (the hinted plan does not fit the restriction) the partial hint stays as it is.
     """
-    probe = _solver(dataclasses.replace(params, deterministic_time=min(2.0, params.deterministic_time)))
+    probe = dataclasses.replace(params, deterministic_time=min(2.0, params.deterministic_time)).cp_solver()
     probe.parameters.fix_variables_to_their_hinted_value = True
     if interrupt.solve_cp(probe, model) not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
         return

@@ -38,8 +38,10 @@ by round R and map it round by round, with L_r = the pairs its shipments have us
    min(the covering number, the play's issue + the shares it is behind), which pays whatever the play
    pays, and a share the play issued earlier than needed only cost it $1 of expenses.
 3. Money is monotone: the abstract income reduction is the smallest nondecreasing function above the
-   real one (`_envelope`), so an abstract position with at least the play's cash and income keeps
-   at least its cash and income after every step (collect, expenses, shortfall, reduction). Every
+   real one (`_envelope`, over the engine's `income_reduction`), so an abstract position with at least the
+   play's cash and income keeps at least its cash and income after every step (collect, expenses,
+   shortfall, reduction: the engine's own `expenses`, `cover` and `below_floor`, solver/engine/economy.py,
+   which the referee's end_round applies; each is nondecreasing in cash and income). Every
    check that needs money (an action's $8 before any cash it gives, the build, the income floor)
    passes for the abstract play when it passes for the real one.
 4. Clear: the play's final network joins every ruin; the abstract clearing round adds those pairs
@@ -85,6 +87,8 @@ from ortools.sat.python import cp_model
 from models.link_packing import PackingBoard, build_packing, solve_packing
 from solver import interrupt
 from solver.board.hexgrid import Hex
+from solver.engine.economy import below_floor, cover, expenses, income_reduction
+from solver.engine.placement import track_hexes
 from solver.engine.track_tiles import complex_kind, complex_rules, tile_set_of
 
 NAME = "link search"
@@ -104,10 +108,9 @@ class LinkBounds:
 
     def __init__(self, state, packing_time: float = 5.0):
         board, s = state.board, state.scenario
-        self.stops = frozenset(board.cities) | frozenset(board.towns) | frozenset(board.exits)
+        self.stops = board.stops
         old = frozenset(state.track)
-        cost = {h: (0 if h in old else s.track_cost[t]) for h, t in board.terrain.items()
-                if board.buildable(h) and t in s.track_cost}
+        cost = {h: (0 if h in old else s.track_cost[board.terrain[h]]) for h in track_hexes(board, s)}
         self.complex, self.second = second_track_price(state)
         self.tile_exists, self.is_crossing = tile_tests(state)   # the referee's tile set (complex-tile-set)
         self.board = PackingBoard(cost, old, self.stops, frozenset(board.towns), board.passable, self.complex,
@@ -278,10 +281,7 @@ class Money:
 def _envelope(scenario) -> callable:
     """The smallest nondecreasing function at or above income - reduction(income) (point 3)."""
     def real(i: int) -> int:
-        for low, high, loss in scenario.income_reduction:
-            if low <= i <= high:
-                return i - loss
-        return i
+        return i - income_reduction(scenario.income_reduction, i)
     top = max(high for _, high, _ in scenario.income_reduction) + 2
 
     def g(i: int) -> int:
@@ -457,18 +457,13 @@ class _Game:
             built = money.cash + price * k - cost + gain - pay   # cash after the build
             income = money.income + carried  # each link used raises income by 1
             shares = money.shares + k
-            after = built + income - (shares + loco)
+            after = built + income - expenses(shares, loco)
             # point 2b: pay `ahead` of the cash after the build for track priced in later rounds; only
             # amounts that end the round in a shortfall differ from paying later (none in a clearing round)
             aheads = [0] if cleared else [0] + list(range(max(0, after) + 1, built + 1))
             for ahead in aheads:
-                cash = after - ahead
-                inc = income
-                shortfall = max(0, -cash)
-                if shortfall:
-                    inc -= shortfall
-                    cash = 0
-                lost = inc < s.income_floor and not (cleared and self.rules.clear_when_under)
+                cash, inc, _ = cover(after - ahead, income)
+                lost = below_floor(inc, s.income_floor) and not (cleared and self.rules.clear_when_under)
                 if not lost:
                     nxt = Pos(pos.round + 1, tuple(sorted(left.items())), links, cities, supply, loco, blockers)
                     yield (nxt, Money(cash, self.g(inc), shares, allowance, money.credit - from_credit + ahead),

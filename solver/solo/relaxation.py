@@ -22,20 +22,19 @@ from __future__ import annotations
 import dataclasses
 import heapq
 from collections import deque
+from functools import partial
 
 from ortools.sat.python import cp_model
 
 from models.solo_game import Dest, Item, SoloSpec, Stack, build_relaxation
 from solver import interrupt
 from solver.board.hexgrid import Hex
+from solver.engine.economy import income_reduction
+from solver.engine.placement import can_lay_track, track_hexes
 from solver.engine.track_tiles import complex_rules
 from solver.solo.settings import SolveParams
 
 INF = 1 << 30
-
-
-def _free(board, scenario, h: Hex) -> bool:
-    return board.buildable(h) and board.terrain[h] in scenario.track_cost
 
 
 def _town_neighbours(board, a: Hex, stops) -> list[Hex]:
@@ -47,13 +46,13 @@ def _town_neighbours(board, a: Hex, stops) -> list[Hex]:
 def potential_links(instance) -> dict[Hex, set[Hex]]:
     """stop -> stops that some link over free hexes could join it to (any network)."""
     board, s = instance.board, instance.scenario
-    stops = set(board.cities) | set(board.towns) | set(board.exits)
+    stops = board.stops
     out: dict[Hex, set[Hex]] = {h: set() for h in stops}
     for a in stops:
         for x in _town_neighbours(board, a, stops):
             out[a].add(x)
         seen = set()
-        queue = deque(h for h in a.neighbours() if board.on_map(h) and _free(board, s, h) and board.passable(a, h))
+        queue = deque(h for h in a.neighbours() if can_lay_track(board, s, h) and board.passable(a, h))
         seen.update(queue)
         while queue:
             h = queue.popleft()
@@ -63,7 +62,7 @@ def potential_links(instance) -> dict[Hex, set[Hex]]:
                 if x in stops:
                     if x != a:
                         out[a].add(x)
-                elif x not in seen and _free(board, s, x):
+                elif x not in seen and can_lay_track(board, s, x):
                     seen.add(x)
                     queue.append(x)
     return out
@@ -72,7 +71,7 @@ def potential_links(instance) -> dict[Hex, set[Hex]]:
 def link_weights(state) -> dict[tuple[Hex, Hex], int]:
     """(a, b) -> fewest hexes without track on a link from a to b that passes no other stop (any network)."""
     board, s = state.board, state.scenario
-    stops = set(board.cities) | set(board.towns) | set(board.exits)
+    stops = board.stops
     out: dict[tuple[Hex, Hex], int] = {}
     for a in stops:
         for x in _town_neighbours(board, a, stops):
@@ -80,7 +79,7 @@ def link_weights(state) -> dict[tuple[Hex, Hex], int]:
         dist: dict[Hex, int] = {}
         dq = deque()
         for h in a.neighbours():
-            if board.on_map(h) and _free(board, s, h) and board.passable(a, h):
+            if can_lay_track(board, s, h) and board.passable(a, h):
                 dist[h] = 0 if h in state.track else 1
                 (dq.appendleft if dist[h] == 0 else dq.append)(h)
         done = set()
@@ -95,7 +94,7 @@ def link_weights(state) -> dict[tuple[Hex, Hex], int]:
                 if x in stops:
                     if x != a and dist[h] < out.get((a, x), INF):
                         out[a, x] = dist[h]
-                elif _free(board, s, x):
+                elif can_lay_track(board, s, x):
                     nd = dist[h] + (0 if x in state.track else 1)
                     if nd < dist.get(x, INF):
                         dist[x] = nd
@@ -127,7 +126,7 @@ def fewest_links(instance, teleports: bool) -> dict[tuple[Hex, Hex], int]:
 def fewest_new_tiles(state, teleports: bool) -> dict[tuple[Hex, Hex], int]:
     """(a, b) -> fewest hexes without track on a hex path from stop a to stop b (stops and old track free)."""
     board, s = state.board, state.scenario
-    stops = set(board.cities) | set(board.towns) | set(board.exits)
+    stops = board.stops
     exits = set(board.exits) if teleports else set()
 
     def cost(h: Hex) -> int:
@@ -147,7 +146,7 @@ def fewest_new_tiles(state, teleports: bool) -> dict[tuple[Hex, Hex], int]:
                     continue
                 if v in stops and x in stops and not (v in board.towns or x in board.towns):
                     continue  # two stops side by side are joined without a tile only by a town tile
-                if x in stops or _free(board, s, x):
+                if x in stops or can_lay_track(board, s, x):
                     nbrs.append(x)
             if v in exits:
                 nbrs += [w for w in exits if w != v]
@@ -201,8 +200,7 @@ def game_spec(state, network_tiles: int | None = None, time_limit: float = 10.0,
     zoo = s.ruleset == "zoo"
     links = fewest_links(inst, teleports=zoo)
     tiles = fewest_new_tiles(state, teleports=zoo)
-    costs = [c for t, c in s.track_cost.items()
-             if any(board.terrain.get(h) == t and board.buildable(h) for h in board.terrain)]
+    costs = [c for t, c in s.track_cost.items() if any(board.terrain[h] == t for h in track_hexes(board, s))]
     spec = SoloSpec(
         first_round=state.round, cash=state.cash, income=state.income, shares=state.shares,
         locomotive=state.locomotive, blockers=frozenset(state.blockers), bonus_tiles=state.bonus_tiles,
@@ -211,7 +209,7 @@ def game_spec(state, network_tiles: int | None = None, time_limit: float = 10.0,
         action_costs={a: rs.action_cost(state, a) for a in s.actions},
         action_optional=rs.action_optional and not getattr(rules, "strict_action", False),
         blocker_cycle=s.ruleset == "easter-island", rapa_nui_cash=s.rapa_nui_cash,
-        income_floor=s.income_floor, income_reduction=tuple(s.income_reduction),
+        income_floor=s.income_floor, income_reduction=partial(income_reduction, tuple(s.income_reduction)),
         tile_limit=s.tile_limit, engineer_tile_limit=s.engineer_tile_limit,
         tile_cost=min(costs) if costs else 0,
         engineer_tile_cost=s.engineer_track_cost if zoo else None,
@@ -222,7 +220,7 @@ def game_spec(state, network_tiles: int | None = None, time_limit: float = 10.0,
         else (),
         danger_rules=zoo)
     weights = link_weights(state)
-    spec.stops = tuple(sorted(set(board.cities) | set(board.towns) | set(board.exits)))
+    spec.stops = tuple(sorted(board.stops))
     spec.link_pairs = tuple((a, b, w) for (a, b), w in sorted(weights.items()) if a < b)
     spec.teleport_exits = tuple(sorted(board.exits)) if zoo else ()
     spec.complex_tiles, spec.double_cost = double_price(state, min(costs) if costs else 0)
@@ -265,7 +263,7 @@ def _island_goods(state, spec: SoloSpec, links, tiles) -> None:
 
 def _zoo_goods(state, spec: SoloSpec, links, tiles, g) -> None:
     """Food may go to any animal area (or a town urbanized into one); every unfed printed area must be fed."""
-    from solver.solo.zoo_routes import _least_from
+    from solver.solo.zoo_routes import least_from
     if g is None:
         raise ValueError("the Zoo relaxation needs the any-network stop graph (solver.solo.zoo.potential_graph)")
     board = state.board
@@ -274,7 +272,7 @@ def _zoo_goods(state, spec: SoloSpec, links, tiles, g) -> None:
         if not food or h not in g.index:
             continue
         o = g.index[h]
-        plain, disc = _least_from(g, o, False), _least_from(g, o, True)
+        plain, disc = least_from(g, o, False), least_from(g, o, True)
         dests = []
         for d in cities + list(spec.towns):
             if d == h or (h, d) not in links or d not in g.index:
@@ -294,14 +292,6 @@ def _zoo_goods(state, spec: SoloSpec, links, tiles, g) -> None:
 
 # -- asking the model -----------------------------------------------------------------------------------
 
-def _solver(params: SolveParams) -> cp_model.CpSolver:
-    solver = interrupt.cp_solver()  # Ctrl-C stops the search; it is never read as a time-out
-    solver.parameters.num_workers = params.workers
-    solver.parameters.max_deterministic_time = params.deterministic_time
-    solver.parameters.random_seed = params.seed
-    return solver
-
-
 def feasible_by(spec: SoloSpec, last_round: int, params: SolveParams) -> str:
     """'infeasible' (proof: no plan clears by last_round), 'feasible' (the relaxation can), or 'unknown'."""
     if last_round < spec.first_round:
@@ -309,10 +299,10 @@ def feasible_by(spec: SoloSpec, last_round: int, params: SolveParams) -> str:
     if spec.link_pairs:
         # first without the network layer (a weaker relaxation, fast): its INFEASIBLE is a proof too
         weak = build_relaxation(dataclasses.replace(spec, link_pairs=(), join=()), last_round)
-        if interrupt.solve_cp(_solver(params), weak.model) == cp_model.INFEASIBLE:
+        if interrupt.solve_cp(params.cp_solver(), weak.model) == cp_model.INFEASIBLE:
             return "infeasible"
     sm = build_relaxation(spec, last_round)
-    status = interrupt.solve_cp(_solver(params), sm.model)
+    status = interrupt.solve_cp(params.cp_solver(), sm.model)
     return verdict_of(status)
 
 
@@ -360,7 +350,7 @@ def min_shares_bound(spec: SoloSpec, last_round: int, params: SolveParams) -> tu
     # model is a weaker relaxation (fewer constraints), so its minimum is still a valid lower bound.
     sm = build_relaxation(dataclasses.replace(spec, link_pairs=(), join=()), last_round)
     sm.model.Minimize(sm.total_shares)
-    solver = _solver(params)
+    solver = params.cp_solver()
     status = interrupt.solve_cp(solver, sm.model)
     if status == cp_model.OPTIMAL:
         return spec.shares + int(round(solver.ObjectiveValue())), "optimal"

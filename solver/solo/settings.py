@@ -39,6 +39,16 @@ class SolveParams:
     # The plan optimizer (solver/solo/economy_search.py): positions kept per round of its beam; 0 skips it.
     economy_width: int = 60
 
+    def cp_solver(self):
+        """A CP-SAT solver with these parameters; Ctrl-C stops its search (solver/interrupt.py), which is
+        never read as a time-out."""
+        from solver import interrupt
+        solver = interrupt.cp_solver()
+        solver.parameters.num_workers = self.workers
+        solver.parameters.max_deterministic_time = self.deterministic_time
+        solver.parameters.random_seed = self.seed
+        return solver
+
     def for_shares(self) -> "SolveParams":
         """The parameters of a plan-model run that looks for fewer shares, not fewer rounds."""
         return dataclasses.replace(self, plan_time=self.shares_time)

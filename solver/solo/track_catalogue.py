@@ -10,6 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from solver.board.hexgrid import Hex
+from solver.engine.placement import track_hexes
 from solver.engine.state import GameState
 
 
@@ -34,8 +35,7 @@ class Catalogue:
         self.stops = self.stop_hexes(state)
         self.stop_set = set(self.stops)
         occupied = set(state.track)
-        usable = {h for h in board.terrain if board.buildable(h) and board.terrain[h] in s.track_cost
-                  and h not in occupied}
+        usable = {h for h in track_hexes(board, s) if h not in occupied}
         self.index = {h: i for i, h in enumerate(sorted(usable))}
         found: dict[tuple[Hex, Hex], list[tuple[Hex, ...]]] = {}
         for a in self.stops:

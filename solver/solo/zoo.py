@@ -38,6 +38,7 @@ from solver import interrupt, progress
 from solver.board.hexgrid import Hex
 from solver.board.instance import Instance
 from solver.engine.moves import Pass, Ship, UpgradeLocomotive
+from solver.engine.placement import can_lay_track
 from models.network import Network, board_graph, cheapest_network
 from solver.engine.plan import RoundPlan, replay, round_moves
 from solver.solo.prune import prune_idle_track
@@ -54,7 +55,7 @@ from solver.engine.setup import Setup
 from solver.solo.answer import OBSTACLE, Answer
 from solver.engine.state import GameState, Rules
 from solver.solo.zoo_economy import optimize
-from solver.solo.zoo_routes import INF, StopGraph, _least_from, feedings, least_locomotive
+from solver.solo.zoo_routes import INF, StopGraph, least_from, feedings, least_locomotive
 
 BIG_LOCO = 99  # for diagnostics: how large a locomotive a route would need, without the cap
 
@@ -64,10 +65,10 @@ BIG_LOCO = 99  # for diagnostics: how large a locomotive a route would need, wit
 def potential_links(instance: Instance) -> dict[tuple[Hex, Hex], int]:
     """(stop, stop) -> fewest track tiles of a link that could join them on the empty board."""
     board, s = instance.board, instance.scenario
-    stops = sorted(set(board.cities) | set(board.towns) | set(board.exits))
+    stops = sorted(board.stops)
 
     def free(h: Hex) -> bool:
-        return board.buildable(h) and board.terrain[h] in s.track_cost
+        return can_lay_track(board, s, h)
 
     out: dict[tuple[Hex, Hex], int] = {}
     for a in stops:
@@ -99,7 +100,7 @@ def potential_graph(instance: Instance, rules: Rules, cap: int | None = None) ->
     """Every link any network could have, as a StopGraph (towns count as danger 0 and as possible new cities)."""
     board, s = instance.board, instance.scenario
     links = potential_links(instance)
-    stops = sorted(set(board.cities) | set(board.towns) | set(board.exits))
+    stops = sorted(board.stops)
     index = {h: i for i, h in enumerate(stops)}
     adj: list[set[int]] = [set() for _ in stops]
     for a, b in links:
@@ -135,8 +136,8 @@ def relaxed_needs(instance: Instance, setup: Setup, rules: Rules) -> Needs:
         if not food or y not in g.index:
             continue
         o = g.index[y]
-        plain, disc = _least_from(g, o, False), _least_from(g, o, True)
-        wplain, wdisc = _least_from(wide, o, False), _least_from(wide, o, True)
+        plain, disc = least_from(g, o, False), least_from(g, o, True)
+        wplain, wdisc = least_from(wide, o, False), least_from(wide, o, True)
         best = (INF, INF)
         for w, h in enumerate(g.stops):
             if not g.is_city[w]:

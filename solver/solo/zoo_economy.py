@@ -35,7 +35,7 @@ from solver.engine.plan import RoundPlan
 from solver.engine.state import GameState
 from solver.solo.economy_search import Catalogue, EconomySearch, _bits
 from solver.solo.plan_finders import EconomyFinder
-from solver.solo.zoo_routes import INF, StopGraph, _least_from
+from solver.solo.zoo_routes import INF, StopGraph, least_from
 
 MAX_ROUTES = 4      # routes kept per origin and destination
 MAX_SINGLES = 28    # shipments paired with each other per action, best first
@@ -48,7 +48,7 @@ class ZooCatalogue(Catalogue):
 
     def stop_hexes(self, state: GameState) -> list[Hex]:
         b = state.board
-        return sorted(set(b.cities) | set(b.towns) | set(b.exits))
+        return sorted(b.stops)
 
     def joins(self, state: GameState, a: Hex, b: Hex) -> bool:
         if state.rules.exits_as_stops:
@@ -97,7 +97,7 @@ class ZooSearch(EconomySearch):
                       self.s.feeding_discount, self.s.max_locomotive)
         out = {}
         for o in self.ruins:
-            least = _least_from(g, index[o], True)
+            least = least_from(g, index[o], True)
             out[o] = {x: least[index[x]] for x in self.ruins if x != o}
         return out
 

@@ -13,6 +13,7 @@ from solver.board.hexgrid import Hex
 from solver.board.instance import Instance
 from models.network import Network, board_graph, cheapest_network
 from solver.engine.state import Rules
+from solver.engine.placement import can_lay_track
 
 
 # -- target networks for the planner -------------------------------------------------------
@@ -21,7 +22,7 @@ def _free_graph(instance: Instance, used: set[Hex]) -> nx.Graph:
     board, s = instance.board, instance.scenario
     g = nx.Graph()
     for h in board.terrain:
-        if board.buildable(h) and board.terrain[h] in s.track_cost and h not in used:
+        if can_lay_track(board, s, h) and h not in used:
             g.add_node(h)
     for h in list(g.nodes):
         for x in h.neighbours():
@@ -65,7 +66,7 @@ def heuristic_network(instance: Instance, rules: Rules, root: Hex, danger_weight
     """
     board = instance.board
     areas = set(board.cities)
-    stops = set(board.cities) | set(board.towns) | set(board.exits)
+    stops = set(board.stops)
     danger = {h: (board.cities[h].danger or 0) if h in board.cities else 0 for h in stops}
     joined = {root}
     used: set[Hex] = set()

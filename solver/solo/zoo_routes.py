@@ -44,6 +44,7 @@ from dataclasses import dataclass
 
 from solver.board.hexgrid import Hex
 from solver.engine.moves import Ship, route_text
+from solver.engine.placement import can_lay_track
 
 INF = 1 << 30
 
@@ -109,7 +110,7 @@ def _build_graph(state) -> StopGraph:
 
 # -- least locomotive per origin-destination pair ------------------------------------------
 
-def _least_from(g: StopGraph, o: int, use_discount: bool) -> list[int]:
+def least_from(g: StopGraph, o: int, use_discount: bool) -> list[int]:
     """Least locomotive to feed each stop from origin o (INF: impossible within the maximum)."""
     n = len(g.stops)
     cap = g.max_locomotive
@@ -174,8 +175,8 @@ def least_locomotive(state, origins: list[Hex] | None = None) -> dict[tuple[Hex,
     g = stop_graph(state)
     out = {}
     for h, o in _origins(g, state, origins):
-        plain = _least_from(g, o, False)
-        disc = _least_from(g, o, True) if g.discount else plain
+        plain = least_from(g, o, False)
+        disc = least_from(g, o, True) if g.discount else plain
         for w, (a, b) in enumerate(zip(plain, disc)):
             if a < INF or b < INF:
                 out[(h, g.stops[w])] = (a if a < INF else None, b if b < INF else None)
@@ -374,16 +375,17 @@ def random_network(state, rng, n_links: int, max_tiles: int = 6) -> None:
 
     from solver.engine.moves import LayTile
     board = state.board
-    stops = sorted(set(board.cities) | set(board.towns) | set(board.exits))
+    stops = sorted(board.stops)
     for _ in range(n_links * 4):
         if n_links <= 0:
             break
         a, b = rng.sample(stops, 2)
         free = nx.Graph()
         for h in board.terrain:
-            if board.buildable(h) and h not in state.track and state.scenario.track_cost.get(board.terrain[h]) is not None:
+            if can_lay_track(board, state.scenario, h) and h not in state.track:
                 for x in h.neighbours():
-                    if board.passable(h, x) and (x in (a, b) or (board.buildable(x) and x not in state.track)):
+                    if board.passable(h, x) and (x in (a, b) or (can_lay_track(board, state.scenario, x)
+                                                                 and x not in state.track)):
                         free.add_edge(h, x)
         if a not in free or b not in free:
             continue

@@ -72,6 +72,14 @@ class Zoo(Ruleset):
     def accepts(self, state, stop: Hex, colour: str) -> bool:
         return state.is_city(stop)
 
+    def virtual_hops(self, state) -> list:
+        """Teleports: between any two exits that complete links reach (the exits are joined to each
+        other; whether a route may use one is `hop_problem`'s, and "one pair of exits per shipment"
+        `shipment_problem`'s)."""
+        reached = {end for link in state.links() if link.complete for end in link.ends}
+        exits = [h for h in state.board.exits if h in reached]
+        return [(a, b) for i, a in enumerate(exits) for b in exits[i + 1:]]
+
     def danger(self, state, stop: Hex) -> int:
         if stop in state.new_cities:
             # "A new city tile placed by the Urbanization action counts as danger level 1."

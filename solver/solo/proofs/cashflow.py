@@ -13,9 +13,10 @@ round r0) with states (locomotive, cubes delivered d, hexes with track h; income
   unless strict-action=on; its price needs that cash in hand, as in the rules; Locomotive raises the
   locomotive by 1, Rapa Nui gives its cash after the price, Engineer allows engineer_tile_limit tiles;
 - build: b new hexes, b at most the round's tile limit (a tile laid on a fresh hex counts one tile; town
-  tracks, upgrades and complex tiles add no fresh hex), each at least p, the least price of a buildable
-  terrain (extras and town fees only add), paid from cash in hand; h is kept at most H (every threshold
-  below is at most H; a play laying more only paid more);
+  tracks, upgrades and complex tiles add no fresh hex), each at least p, the least price of a hex track
+  can go on (the engine's placement test, solver/engine/placement.py `track_hexes`; extras and town fees
+  only add), paid from cash in hand; h is kept at most H (every threshold below is at most H; a play laying
+  more only paid more);
 - shipments (shipments_per_round): a delivery (income + the locomotive: a route's links are at most the
   locomotive), a locomotive step (at most once a round) or a pass. The (d+1)-th delivery needs h at least
   the (d+1)-th smallest of the cubes' `delivery_tiles` (counting.py: fewest hexes any network needs before
@@ -23,8 +24,9 @@ round r0) with states (locomotive, cubes delivered d, hexes with track h; income
   its route's hexes all carry track. Cubes leave only by delivery (Rapa Nui turns a moai over), so a clear
   has delivered every cube, and its track joins the ruins: h >= T, the proven fewest hexes of any network
   joining them (`Position.tiles_net`, the counting engine's bound);
-- the end of the round: cash + max(0, income - expenses). The real rule is max(0, cash + income - expenses)
-  (what cannot be paid lowers income instead), which is never more, as cash is never negative before it; so
+- the end of the round: cash + max(0, income - expenses), with the engine's `expenses` (solver/engine/economy.py).
+  The real rule is max(0, cash + income - expenses) (the engine's `cover`: what cannot be paid lowers income
+  instead), which is never more, as cash is never negative before it; so
   expenses above income are never paid here, and income is never lowered (nor by income reductions). Paying
   them from cash would be wrong: a real play may leave expenses unpaid (its income falls) and issue its shares
   later, keeping money the relaxed play, holding the shares' money from the start, would have paid out
@@ -42,6 +44,8 @@ nothing) are not counted as clears.
 from __future__ import annotations
 
 from solver.solo.proofs.base import Position, SharesBound
+from solver.engine.economy import expenses
+from solver.engine.placement import track_hexes
 from solver.solo.proofs.counting import delivery_tiles
 from solver.solo.zoo_routes import INF
 
@@ -93,7 +97,7 @@ def relaxed_clear(state, shares: int, first: int, last: int, strict: bool, tiles
                                 continue
                             if t >= first and d3 == cubes and h2 >= tiles:
                                 return t
-                            out.append((inc + gain, c2 + max(0, inc + gain - state.shares - l3)))
+                            out.append((inc + gain, c2 + max(0, inc + gain - expenses(state.shares, l3))))
         front = {k: _pareto(v) for k, v in nxt.items() if v}
     return None
 
@@ -121,8 +125,7 @@ class CashFlowShares:
             return SharesBound(self.name, rounds, None, "not asked", ("asked from the setup itself only",))
         s, board = state.scenario, state.board
         tiles = position.tiles_net.lower_bound or 0
-        prices = [s.track_cost[board.terrain[h]] for h in board.terrain
-                  if board.buildable(h) and board.terrain[h] in s.track_cost]
+        prices = [s.track_cost[board.terrain[h]] for h in track_hexes(board, s)]
         price, share = (min(prices) if prices else 0), s.share_price
         if share <= 0:
             return SharesBound(self.name, rounds, None, "not asked", ("shares bring no money",))
