@@ -61,7 +61,8 @@ class SearchLog:
 
     def engine_log(self, engine: str, log: list) -> None:
         """A proof engine's log, kept under the engine's name."""
-        assert engine not in {f.name for f in fields(self)}, engine
+        if engine in {f.name for f in fields(self)}:
+            raise ValueError(f"an engine log may not take the name of a log entry: {engine}")
         if engine not in self._order:
             self._order.append(engine)
         self.engine_logs[engine] = log
