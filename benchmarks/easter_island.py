@@ -88,30 +88,30 @@ FIELDS = ["bag", "difficulty", "seed", "verdict", "min_rounds", "rounds_lower_bo
 
 def row_for(a, bag: str, difficulty: str, seed: int) -> dict:
     end = a.end_state or {}
-    shares = a.search.get("shares") or {}
+    shares = a.search.shares or {}
     proved = a.verdict == "not clearable" or a.min_rounds_proved
     return {"bag": bag, "difficulty": difficulty, "seed": seed, "verdict": a.verdict,
             "min_rounds": a.upper_bound if a.min_rounds_proved else "",
             "rounds_lower_bound": a.lower_bound, "rounds_upper_bound": a.upper_bound or "",
-            "proof": (a.search.get("proof_source") or "unknown") if proved else "unknown",
+            "proof": (a.search.proof_source or "unknown") if proved else "unknown",
             "shares": end.get("shares", ""),
             "shares_lower_bound": "" if shares.get("lower_bound") is None else shares["lower_bound"],
             "shares_proved": bool(shares.get("proved")), "cash": end.get("cash", ""),
             "track_cost": end.get("spent_on_track", ""),
             "network_cost": a.network.cost if a.network else "",
             "network_status": a.network.status if a.network else "",
-            "seconds": round(a.seconds, 3), "rounds_seconds": a.search.get("rounds_seconds", ""),
-            "beam_rounds": a.search.get("beam_rounds") or "",
-            "beam_seconds": a.search.get("beam_seconds", ""),
-            "variants": _variants_text(a.search.get("beam_variants") or []),
-            "relaxation": " ".join(f"{e['rounds']}:{e['relaxation']}" for e in a.search.get("relaxation") or []),
-            "plan_source": (a.search.get("plan_source") or "").split(" (")[0],
+            "seconds": round(a.seconds, 3), "rounds_seconds": (a.search.rounds_seconds if a.search.rounds_seconds is not None else ""),
+            "beam_rounds": a.search.beam_rounds or "",
+            "beam_seconds": (a.search.beam_seconds if a.search.beam_seconds is not None else ""),
+            "variants": _variants_text(a.search.beam_variants or []),
+            "relaxation": " ".join(f"{e['rounds']}:{e['relaxation']}" for e in a.search.engine_logs.get("relaxation") or []),
+            "plan_source": (a.search.plan_source or "").split(" (")[0],
             "squeeze": "; ".join(f"{e['last_round']}{'f' if e.get('links', '').startswith('the plan') else ''}:"
-                                f"{_restriction_text(e)}" for e in a.search.get("squeeze") or []),
-            "restriction": _restriction_text(a.search.get("restriction")),
-            "mode": "prove" if "prove_time" in a.search else "default",
+                                f"{_restriction_text(e)}" for e in a.search.squeeze or []),
+            "restriction": _restriction_text(a.search.restriction),
+            "mode": "prove" if a.search.prove_time is not None else "default",
             "engines": " ".join(f"{v['engine'].replace(' ', '-')}@{v['last_round']}:{v['status'].replace(' ', '-')}"
-                                for v in a.search.get("proofs") or [])}
+                                for v in a.search.proofs or [])}
 
 
 def _restriction_text(record) -> str:

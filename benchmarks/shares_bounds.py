@@ -51,7 +51,7 @@ def solve_one(inst, readings: str, difficulty: str, seed: int, work: int, params
     answer = analyse(inst, difficulty, setup, rules, budget=work, params=params)
     row = {"readings": readings, "difficulty": difficulty, "seed": seed,
            "seconds": round(time.monotonic() - wall, 2), "cpu_seconds": round(time.process_time() - cpu, 2)}
-    shares = answer.search.get("shares")
+    shares = answer.search.shares
     if not answer.min_rounds_proved or not shares:
         return {**row, "min_rounds": ""}
     start = inst.scenario.start_shares

@@ -84,7 +84,7 @@ def main() -> None:
                                           round_limit=inst.scenario.rounds))
                 cleared = check.state.cleared_round if check.error is None else None
             rows.append({"kind": "squeeze", "difficulty": difficulty, "seed": seed, "lower_bound": beam.lower_bound,
-                         "beam_rounds": beam.upper_bound, "round_plans_tried": beam.search["round_plans_tried"],
+                         "beam_rounds": beam.upper_bound, "round_plans_tried": beam.search.round_plans_tried,
                          "plan_model_time": t, "links": links, "candidate_links": len(spec.links),
                          "status": status, "cleared_round": cleared,
                          "seconds": round(time.time() - t0, 1)})
@@ -93,7 +93,7 @@ def main() -> None:
         t0 = time.time()
         _, beam = _beam(inst, rules, difficulty, seed, args.big_work)
         rows.append({"kind": "beam", "difficulty": difficulty, "seed": seed, "lower_bound": beam.lower_bound,
-                     "beam_rounds": beam.upper_bound, "round_plans_tried": beam.search["round_plans_tried"],
+                     "beam_rounds": beam.upper_bound, "round_plans_tried": beam.search.round_plans_tried,
                      "plan_model_time": "", "links": "", "candidate_links": "", "status": "meets the bound" if beam.upper_bound == beam.lower_bound
                      else "above the bound", "cleared_round": beam.upper_bound, "seconds": round(time.time() - t0, 1)})
         print(",".join(str(rows[-1][f]) for f in FIELDS), flush=True)

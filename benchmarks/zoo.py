@@ -155,9 +155,9 @@ def run(args) -> int:
                 a = zoo.analyse(inst, "standard", setup, rules, time_limit=args.time_limit, budget=args.work,
                                 params=params)
                 computed = len(zoo_networks._PROVEN) > computed_before
-                proof = ((a.search.get("proof_source") or "unknown")
+                proof = ((a.search.proof_source or "unknown")
                          if (a.verdict == "not clearable" or a.min_rounds_proved) else "unknown")
-                shares = a.search.get("shares") or {}
+                shares = a.search.shares or {}
                 end = a.end_state or {}
                 origins = sorted(inst.board.cities)
                 if a.plan is not None:
@@ -175,8 +175,8 @@ def run(args) -> int:
                        "rounds_lower_bound": a.lower_bound, "rounds_upper_bound": a.upper_bound or "",
                        "proof": proof, "shares": end.get("shares", ""),
                        "shares_lower_bound": "" if shares.get("lower_bound") is None else shares["lower_bound"],
-                       "shares_proved": bool(shares.get("proved")), "beam_rounds": a.search.get("beam_rounds") or "",
-                       "beam_seconds": a.search.get("beam_seconds", ""), "cash": end.get("cash", ""),
+                       "shares_proved": bool(shares.get("proved")), "beam_rounds": a.search.beam_rounds or "",
+                       "beam_seconds": (a.search.beam_seconds if a.search.beam_seconds is not None else ""), "cash": end.get("cash", ""),
                        "track_cost": end.get("spent_on_track", ""),
                        "network_cost": a.network.cost if a.network else "",
                        "network_status": a.network.status if a.network else "",

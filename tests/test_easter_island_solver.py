@@ -173,11 +173,11 @@ def test_beam_tries_another_black_town_when_the_first_misses_the_bound():
     # the beam alone (economy_width=0): the plan optimizer would meet the bound before the beam ran
     answer = analyse(Scenario(inst, "easy", setup, rules, seed=5), budget=10000,
                      params=SolveParams(plan_time=0, economy_width=0), relax=False)
-    variants = answer.search["beam_variants"]
+    variants = answer.search.beam_variants
     assert variants[0]["town"] == "I2" and variants[0]["rounds"] == 9
-    assert answer.search["beam_rounds"] == 9  # the first target alone: the benchmark's baseline
+    assert answer.search.beam_rounds == 9  # the first target alone: the benchmark's baseline
     assert answer.lower_bound == 8 and answer.upper_bound == 8 and answer.min_rounds_proved
-    assert answer.search["black_new_city_town"] == "F5"
+    assert answer.search.black_new_city_town == "F5"
     assert referee_clears(inst, answer) == 8
     # the text report says which variant gave the plan
     from solver.report.solo_report import answer_json, answer_text

@@ -168,11 +168,11 @@ def test_the_answer_records_every_verdict_and_names_the_engine_that_proved_it():
     inst = instance("tiny/tiny-island-locomotive.toml")
     answer = easter_island.analyse(inst, "easy", {H("A1"): ["red"]}, Rules(), time_limit=30, budget=2000,
                                    params=PARAMS)
-    asked = answer.search["proofs"]
+    asked = answer.search.proofs
     # the link search is asked in the deep mode only: here it answers open at once
     assert [(a["engine"], a["status"]) for a in asked] == [("counting bound", OPEN), ("link search", OPEN),
                                                            ("relaxation", NO_CLEAR)]
-    assert answer.search["proof_source"] == "relaxation" and answer.lower_bound == answer.upper_bound == 2
+    assert answer.search.proof_source == "relaxation" and answer.lower_bound == answer.upper_bound == 2
 
 
 class _Liar:
@@ -247,7 +247,7 @@ def test_the_deep_mode_settles_boards_only_complex_tiles_can_join():
         assert earliest_clear(GameState.new(inst, red, Rules())).earliest == truth
         assert easter_island.analyse(inst, "easy", red, Rules(), params=PARAMS).verdict == "unknown"
         answer = easter_island.analyse(inst, "easy", red, Rules(), params=deep)
-        assert answer.search["proof_source"] == "link search" or answer.min_rounds_proved
+        assert answer.search.proof_source == "link search" or answer.min_rounds_proved
         if truth is None:
             assert answer.verdict == "not clearable"
         else:

@@ -70,7 +70,7 @@ def test_an_obstacle_is_not_called_a_counting_bound():
     inst = load_instance(INSTANCES / "tiny" / "tiny-island.toml")
     answer = analyse(inst, "easy", draw_setup(inst, "easy", 1, rules=Rules()), Rules(), time_limit=10, budget=100)
     assert answer.verdict == "not clearable" and answer.impossible and answer.lower_bound == 0
-    assert answer.search["proof_source"] == OBSTACLE
+    assert answer.search.proof_source == OBSTACLE
 
 
 def test_batch_records_and_the_report_name_the_proof_source(run_cli, tmp_path):

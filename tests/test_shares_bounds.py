@@ -79,7 +79,7 @@ def test_the_answer_prints_fewest_shares_proved_by_the_engine_that_proves_it(tmp
     """Above the start's shares the answer is proved only by an engine that reaches the plan's shares."""
     inst, state = _poor_row(tmp_path, cash=0, plain=8)
     answer = easter_island.analyse(inst, "easy", RED, Rules(), rounds=3, budget=500, params=PARAMS)
-    shares = answer.search["shares"]
+    shares = answer.search.shares
     assert answer.min_rounds_proved and shares["upper_bound"] == 4
     # the cash-flow bound is asked before the relaxation and proves it: the relaxation is not asked
     assert shares["proved"] and shares["lower_bound"] == 4 and shares["lower_bound_source"] == CASH_FLOW
@@ -92,7 +92,7 @@ def test_a_plan_at_the_start_shares_prints_proved_by_the_shares_already_issued(t
     """Shares never fall, so a plan issuing none is a proof; no slower engine is asked then."""
     inst, state = _poor_row(tmp_path, cash=10)
     answer = easter_island.analyse(inst, "easy", RED, Rules(), rounds=3, budget=500, params=PARAMS)
-    shares = answer.search["shares"]
+    shares = answer.search.shares
     assert shares["proved"] and shares["lower_bound_source"] == ISSUED and shares["relaxation"] == "not asked"
     assert [e["engine"] for e in shares["engines"]] == [ISSUED]
     assert "2, proved (shares already issued" in shares_line(shares)

@@ -40,7 +40,7 @@ def test_locomotive_and_blockers_put_the_minimum_above_the_counting_bound():
     assert counting == 1 < truth
     answer = analyse(inst, "easy", RED, Rules(), time_limit=30, budget=2000, params=PARAMS)
     assert answer.min_rounds_proved and answer.upper_bound == answer.lower_bound == truth
-    assert answer.search["proof_source"] == "relaxation"
+    assert answer.search.proof_source == "relaxation"
 
 
 def test_cash_makes_a_setup_unclearable_that_the_counting_bound_allows():
@@ -50,7 +50,7 @@ def test_cash_makes_a_setup_unclearable_that_the_counting_bound_allows():
     assert counting == 1
     answer = analyse(inst, "easy", RED, Rules(), time_limit=30, budget=2000, params=PARAMS)
     assert answer.verdict == "not clearable" and answer.plan is None
-    assert answer.search["proof_source"] == "relaxation"
+    assert answer.search.proof_source == "relaxation"
 
 
 def test_relaxation_is_not_infeasible_where_a_plan_exists():

@@ -77,8 +77,9 @@ def test_no_fewest_shares_claim_is_false_where_money_is_tight():
 
 def test_the_shares_judge_catches_a_false_fewest_shares_claim():
     """A check that cannot fail proves nothing: a bound above the truth and a wrong "proved" are both caught."""
+    from solver.solo.search_log import SearchLog
     from solver.solo.soundness import _judge_shares
-    fake = SimpleNamespace(search={"shares": {"rounds": 2, "lower_bound": 4, "upper_bound": 4, "proved": True}})
+    fake = SimpleNamespace(search=SearchLog(shares={"rounds": 2, "lower_bound": 4, "upper_bound": 4, "proved": True}))
     out = Outcome(0, "easter-island", True, truth=2, shares=3)
     _judge_shares(out, fake)
     assert [kind for kind, _ in out.false] == ["shares lower bound", "fewest shares proved"]

@@ -64,5 +64,5 @@ def test_the_answer_names_the_optimizer_and_proves_the_tiny_minimum():
     setup = draw_setup(inst, "standard", 1)
     answer = analyse(inst, "standard", setup, time_limit=20)
     assert answer.upper_bound == 3 and answer.min_rounds_proved
-    assert answer.search["plan_source"] == "plan optimizer (solver/solo/zoo_economy.py)"
+    assert answer.search.plan_source == "plan optimizer (solver/solo/zoo_economy.py)"
     assert replay(inst, answer.plan).state.cleared_round == 3

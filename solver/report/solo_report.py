@@ -122,7 +122,7 @@ def answer_json(answer: Answer) -> dict:
         "plan": answer.plan.to_json(instance) if answer.plan else None,
         "rounds": plan_rounds_detail(instance, answer.plan) if answer.plan else [],
         "blocker_lock": replay(instance, answer.plan).lock if answer.plan else None,
-        "search": answer.search, "seconds": round(answer.seconds, 3),
+        "search": answer.search.to_json(), "seconds": round(answer.seconds, 3),
         **assumptions_json(instance, rules, *answer_uses(answer)),
     }
     if answer.extra_networks:

@@ -9,8 +9,9 @@ from solver.engine.scenario import Scenario
 from solver.solo.proofs import ENGINES
 from solver.solo.proofs.counting import CountingBound
 from solver.solo.proofs.relaxation import Relaxation
+from solver.solo.search_log import SearchLog
 
-# What proved an answer (its verdict "not clearable" or its minimum rounds): Answer.search["proof_source"],
+# What proved an answer (its verdict "not clearable" or its minimum rounds): Answer.search.proof_source,
 # printed as "Proof source: ..." and kept as `proof_source` in JSON and batch records. One name per proof,
 # so a table of proof sources counts what really settled each setup: an obstacle seen before any search,
 # or the name of the proof engine that proved the bound (solver/solo/proofs, registry ENGINES).
@@ -37,7 +38,7 @@ class Answer:
     bound_reasons: list[str] = field(default_factory=list)
     impossible: list[str] = field(default_factory=list)
     seconds: float = 0.0
-    search: dict = field(default_factory=dict)
+    search: SearchLog = field(default_factory=SearchLog)  # how the answer was found (JSON: search.to_json())
     extra_networks: list = field(default_factory=list)  # (label, Network): other proven networks worth showing
     scenario: Scenario | None = None  # the question answered (set by the solvers' analyse), so reports need no more
     time_cap: dict | None = None      # whether the wall-clock cap stopped the solve (solver.solo.service.solve)
@@ -67,7 +68,7 @@ class Answer:
 def shares_line(shares: dict) -> str:
     """The answer's one line on the cost half: "Fewest shares at R rounds: N, proved (ENGINE)" where the best
     shares bound (solver/solo/proofs/shares.py) meets the plan's shares, else both and what the bound rests on.
-    `shares`: the record of solver.solo.proofs.shares.fewest_shares (answer.search["shares"])."""
+    `shares`: the record of solver.solo.proofs.shares.fewest_shares (answer.search.shares)."""
     low, high = shares["lower_bound"], shares["upper_bound"]
     rounds = f"{shares['rounds']} round" + ("" if shares["rounds"] == 1 else "s")
     source = shares.get("lower_bound_source") or "no engine"

@@ -39,16 +39,14 @@ from solver.engine.moves import IssueShares, Pass, SelectAction, Ship, UpgradeLo
 from models.network import Network, cheapest_network
 from solver.engine.plan import RoundPlan, replay
 from solver.solo.round_search import Node, RoundPlanner, widths
-from solver.solo.prune import prune_idle_track
 from solver.solo.plan_finders import EconomyFinder
 from solver import interrupt, progress
-from solver.solo.relaxation import proof_record
+from solver.solo.pipeline import Pipeline
 from solver.solo.settings import SolveParams
-from solver.solo.proofs.shares import fewest_shares
-from solver.solo.proofs import Position, bound_before_search, raise_bound
+from solver.solo.proofs import Position, raise_bound
 from solver.engine.scenario import Scenario, as_scenario
 from solver.engine.setup import Setup
-from solver.solo.answer import OBSTACLE, Answer
+from solver.solo.answer import Answer
 from solver.engine.shipping import shipments
 from solver.engine.state import GameState, Rules
 
@@ -398,246 +396,225 @@ def analyse(scenario: Scenario | Instance, difficulty: str | None = None, setup:
 
 def _analyse(scenario: Scenario, time_limit: float, beam_width: int, polish_width: int | None,
              budget: int | None, params: SolveParams | None, start: Node | None, relax: bool) -> Answer:
-    t0 = time.monotonic()
-    params = params or SolveParams()
-    instance, setup, rules = scenario.instance, scenario.setup, scenario.rules
-    limit = scenario.round_limit
-    ruins = sorted(instance.board.cities)
-    goods = setup if start is None else {h: list(c) for h, c in start.state.goods.items() if c}
-    impossible = unreachable_cubes(instance, goods)
-    progress.note("proving the cheapest network joining the ruins")
-    cost_net = cheapest_network(instance, ruins, time_limit=max(1.0, time_limit / 3))
-    label = "all ruins" + (" (simple tiles; complex tiles could make it cheaper)" if rules.complex_tiles else "")
-    # Fewest tiles of any network joining the ruins, branching allowed: a relaxation, so a valid bound.
-    tiles_net = cheapest_network(instance, ruins, unit_cost=True, time_limit=max(1.0, time_limit / 4),
-                                 degree_limited=False)
-    # The "cannot be joined" proof must relax the game played. Simple tiles only: a hex carries one
-    # track, so a real network's hexes have degree <= 2 and the degree-2 tree (cost_net) relaxes it.
-    # With complex tiles a hex carries two tracks (up to four track ends), so the degree-2 tree is a
-    # restriction, not a relaxation; tiles_net lets every hex branch freely, which relaxes any tile
-    # geometry: if even it cannot join the ruins, no track can.
-    joinable = tiles_net if rules.complex_tiles else cost_net
-    if joinable.status == "infeasible":
-        impossible.append("the ruins cannot all be joined into one network (no track can reach some of them)")
-    if impossible:
-        answer = Answer("not clearable", f"proof without search: {len(impossible)} obstacle"
-                        f"{'' if len(impossible) == 1 else 's'} no plan can overcome",
-                        limit, 0, None, False,
-                        network=cost_net, network_label=label, impossible=impossible,
-                        seconds=time.monotonic() - t0)
-        answer.search["proof_source"] = OBSTACLE
-        return answer
-    # The cheap proof engines (solver/solo/proofs: the counting bound) before any search.
-    state0 = start.state if start is not None else GameState.new(instance, setup, rules)
-    position = proof_position(instance, state0, rules, start, params, time_limit, tiles_net)
-    bound = bound_before_search(position, limit)
-    lower, reasons = bound.lower, bound.reasons
-    if lower > limit:
-        answer = Answer("not clearable", f"proof: at least {lower} rounds are needed ({'; '.join(reasons)}) "
-                        f"but the round limit is {limit}", limit, lower, None, False, network=cost_net,
-                        network_label=label, bound_reasons=reasons, seconds=time.monotonic() - t0)
-        answer.search.update(proof_source=bound.source, proofs=position.asked)
-        return answer
-    if cost_net.status == "infeasible":  # complex tiles on: only a network with a complex tile can join them
-        answer = Answer("unknown", "no network of simple tiles joins all ruins and the planner lays simple tiles "
-                        "only; one with complex tiles may", limit, lower, None, False, network=cost_net,
-                        network_label=label, bound_reasons=reasons)
-        if relax and params.prove:  # the deep mode: the engines, and the link search's plan side, lay complex tiles
-            _complex_only(answer, scenario, state0, position, bound, start)
-        answer.seconds = time.monotonic() - t0
-        return answer
-    deadline = t0 + time_limit
-    answer = Answer("unknown", "", limit, lower, None, False, network=cost_net, network_label=label,
-                    bound_reasons=reasons,
-                    search={"beam_widths": [], "round_plans_tried": 0, "deterministic": budget is not None})
-    allowance = budget  # deterministic mode: round plans allowed so far (`budget` more per target network)
+    return Pipeline(_Island(polish_width), scenario, time_limit=time_limit, beam_width=beam_width, budget=budget,
+                    params=params, start=start, relax=relax).run()
 
-    def over() -> bool:
-        if interrupt.past_cap():  # the --time-limit cap (or Cancel in the app): stop with what was found
-            return True
-        if budget is not None:
-            return answer.search["round_plans_tried"] >= allowance
-        return time.monotonic() > deadline
 
-    def planner_for(width: int, variant: BeamVariant, target: tuple[Network, Hex | None]) -> _Planner:
-        planner = _Planner(instance, setup, rules, *target, width, deadline if budget is None
-                           else float("inf"), variant)
-        if budget is not None:
-            planner.work_limit = max(0, allowance - answer.search["round_plans_tried"])
+BEAM = "beam search (solver/solo/round_search.py)"
+
+
+class _Island:
+    """Easter Island's stages of the solo pipeline (solver/solo/pipeline.py)."""
+
+    cleared = "a plan clears it in round {rounds}"
+    no_play = "no legal play clears by round {limit}"
+    obstacle = ("obstacle", "no plan can overcome")
+    beam_words, singular_round = "beam", True
+    plan_source_first, proof_source_first = True, True
+
+    def __init__(self, polish_width: int | None):
+        self.polish_width = polish_width
+        self.partial = None  # without a plan: the furthest the beam got (a hint for the restriction)
+        self.best_target = self.best_variant = None  # what the polish reruns
+
+    def obstacles(self, p: Pipeline) -> list[str]:
+        """Cubes no city can take, ruins no track can join; and the networks the later stages build on."""
+        instance, rules, time_limit = p.scenario.instance, p.scenario.rules, p.time_limit
+        ruins = sorted(instance.board.cities)
+        impossible = unreachable_cubes(instance, p.goods)
+        progress.note("proving the cheapest network joining the ruins")
+        self.cost_net = cheapest_network(instance, ruins, time_limit=max(1.0, time_limit / 3))
+        self.label = "all ruins" + (" (simple tiles; complex tiles could make it cheaper)" if rules.complex_tiles
+                                    else "")
+        # Fewest tiles of any network joining the ruins, branching allowed: a relaxation, so a valid bound.
+        self.tiles_net = cheapest_network(instance, ruins, unit_cost=True, time_limit=max(1.0, time_limit / 4),
+                                          degree_limited=False)
+        # The "cannot be joined" proof must relax the game played. Simple tiles only: a hex carries one
+        # track, so a real network's hexes have degree <= 2 and the degree-2 tree (cost_net) relaxes it.
+        # With complex tiles a hex carries two tracks (up to four track ends), so the degree-2 tree is a
+        # restriction, not a relaxation; tiles_net lets every hex branch freely, which relaxes any tile
+        # geometry: if even it cannot join the ruins, no track can.
+        joinable = self.tiles_net if rules.complex_tiles else self.cost_net
+        if joinable.status == "infeasible":
+            impossible.append("the ruins cannot all be joined into one network (no track can reach some of them)")
+        return impossible
+
+    def position(self, p: Pipeline) -> Position:
+        return proof_position(p.scenario.instance, p.state0, p.scenario.rules, p.start, p.params, p.time_limit,
+                              self.tiles_net)
+
+    def dress(self, p: Pipeline, answer: Answer, early: bool) -> None:
+        answer.network, answer.network_label = self.cost_net, self.label
+
+    def cannot_plan(self, p: Pipeline) -> Answer | None:
+        """Complex tiles on and no network of simple tiles joins the ruins: the beam lays simple tiles only."""
+        if self.cost_net.status != "infeasible":
+            return None
+        answer = p.answer = Answer("unknown", "no network of simple tiles joins all ruins and the planner lays "
+                                   "simple tiles only; one with complex tiles may", p.limit, p.lower, None, False,
+                                   bound_reasons=p.bound.reasons)
+        self.dress(p, answer, early=True)
+        if p.relax and p.params.prove:  # the deep mode: the engines, and the link search's plan side, lay complex tiles
+            _complex_only(p)
+        answer.seconds = time.monotonic() - p.t0
+        return answer
+
+    def open_log(self, p: Pipeline) -> None:
+        log = p.answer.search
+        log.beam_widths, log.round_plans_tried, log.deterministic = [], 0, p.budget is not None
+
+    def find(self, p: Pipeline) -> None:
+        # 0. The plan optimizer (solver/solo/plan_finders.py): the Pareto beam over the exact economy, asked for
+        #    a clear by the lower bound, then by one round more at a time; its plans go to the referee like any.
+        if p.params.economy_width > 0:
+            _optimize(p, self.cost_net)
+        self._beams(p)
+
+    def _planner(self, p: Pipeline, width: int, variant: BeamVariant, target: tuple[Network, Hex | None]) -> _Planner:
+        s = p.scenario
+        planner = _Planner(s.instance, s.setup, s.rules, *target, width, p.planner_deadline, variant)
+        if p.budget is not None:
+            planner.work_limit = p.work_left()
         return planner
 
-    best_key = None
+    def _beams(self, p: Pipeline) -> None:
+        """1. A plan: widen the beam until a plan meets the lower bound or the time (work) runs out. While the
+        best plan misses the bound, the beam again with the other runs of RUNS (another town for the black
+        new city, another variant of PORTFOLIO), each run with a budget of its own: each finds plans at
+        the bound that the others miss (results/easter-island.csv, column `variants`). The polish
+        (step 5) reruns the variant and target of the best plan."""
+        answer, log, lower, limit = p.answer, p.answer.search, p.lower, p.limit
+        # The beam's networks need not be proven cheapest: a few seconds per candidate town (only when the
+        # optimizer's plan misses the bound does the beam need them).
+        targets = [(self.cost_net, None)] if answer.upper_bound == lower else \
+            target_networks(p.scenario.instance, p.goods, min(5.0, max(0.5, p.time_limit / 12)), base=self.cost_net)
+        self.best_target, self.best_variant = targets[0], PORTFOLIO[0]
+        tried = log.beam_variants = []
+        runs = [(targets[t], PORTFOLIO[v]) for t, v in RUNS if t < len(targets)]
+        first_beam = (None, 0.0)
+        for n, (target, variant) in enumerate(runs):
+            if answer.upper_bound == lower or (n and p.budget is None and p.over()):
+                break  # the plan meets the bound: no beam needed
+            if n and p.budget is not None:
+                p.allowance = log.round_plans_tried + p.budget
+            network, black_town = target
+            record = {"town": str(black_town) if black_town else None, "network_cost": network.cost,
+                      "variant": variant.name, "rounds": None}
+            tried.append(record)
+            for width in widths(p.beam_width):
+                progress.note("searching for a plan" + (f" (another way, {n + 1})" if n else ""),
+                              method=f"beam search, width {width}" + (f", variant {n + 1}" if n else ""),
+                              rounds=progress.rounds_text(lower, answer.upper_bound, limit))
+                planner = self._planner(p, width, variant, target)
+                found = planner.run(answer.upper_bound - 1 if answer.upper_bound else limit, p.start)
+                if n == 0:
+                    log.beam_widths.append(width)
+                log.round_plans_tried += planner.explored
+                if found is not None:
+                    record["rounds"] = len(found.rounds)  # the beam stops in the round its plan clears
+                    if p.offer(found.rounds, BEAM):
+                        self.best_target, self.best_variant = target, variant
+                elif planner.partial is not None and (self.partial is None
+                                                      or len(planner.partial.rounds) >= len(self.partial.rounds)):
+                    self.partial = planner.partial
+                if answer.upper_bound == lower or p.over():
+                    break
+            if n == 0:  # the beam with its first target alone: the benchmark's baseline
+                first_beam = (answer.upper_bound, round(time.monotonic() - p.t0, 3))
+        network, black_town = self.best_target
+        log.black_new_city_town = str(black_town) if black_town else None
+        log.target_network_cost = network.cost
+        log.beam_rounds, log.beam_seconds = first_beam
+        log.variants_seconds = round(time.monotonic() - p.t0, 3)
 
-    def accept(found: Node, source: str = "beam search (solver/solo/round_search.py)") -> bool:
-        """Keep the plan if the referee says it clears and it beats the best so far; say whether it did."""
-        nonlocal best_key
-        plan = scenario.plan(found.rounds)
-        check = replay(instance, plan)  # the referee, not the planner, says whether it clears
-        if check.error is None and check.state.cleared_round is not None:
-            key = (check.state.cleared_round, check.state.shares, -check.state.cash)
-            if best_key is None or key[:2] <= best_key[:2]:  # it may win: compare it without idle track
-                pruned = prune_idle_track(instance, plan, check, fixed=len(start.rounds) if start else 0)
-                plan, check = pruned.plan, pruned.check
-                key = (check.state.cleared_round, check.state.shares, -check.state.cash)
-            if best_key is None or key < best_key:
-                best_key = key
-                answer.plan, answer.end_state = plan, check.state.summary()
-                answer.upper_bound = check.state.cleared_round
-                answer.search["plan_source"] = source
-                answer.search["idle_track_removed"] = pruned.removed
-                return True
-        else:
-            answer.search["referee_rejected"] = check.error or "did not clear"
-        return False
+    def realise(self, p: Pipeline) -> None:
+        # 2. (the pipeline) The other proof engines (solver/solo/proofs: the CP-SAT relaxation, ...) raise the
+        #    lower bound while the best plan misses it; here the link search's patterns, decoded into plans.
+        if p.start is None:
+            _decoded(p, p.offer)
 
-    # 0. The plan optimizer (solver/solo/plan_finders.py): the Pareto beam over the exact economy, asked for
-    #    a clear by the lower bound, then by one round more at a time; its plans go to the referee like any.
-    if params.economy_width > 0:
-        _optimize(answer, state0, lower, limit, params, cost_net, accept, start, over)
-    # 1. A plan: widen the beam until a plan meets the lower bound or the time (work) runs out. While the
-    #    best plan misses the bound, the beam again with the other runs of RUNS (another town for the black
-    #    new city, another variant of PORTFOLIO), each run with a budget of its own: each finds plans at
-    #    the bound that the others miss (results/easter-island.csv, column `variants`). The polish
-    #    (step 5) reruns the variant and target of the best plan.
-    partial = None  # without a plan: the furthest the beam got (a hint for the restriction)
-    # The beam's networks need not be proven cheapest: a few seconds per candidate town (only when the
-    # optimizer's plan misses the bound does the beam need them).
-    targets = [(cost_net, None)] if answer.upper_bound == lower else \
-        target_networks(instance, goods, min(5.0, max(0.5, time_limit / 12)), base=cost_net)
-    best_target, best_variant = targets[0], PORTFOLIO[0]
-    tried = answer.search["beam_variants"] = []
-    runs = [(targets[t], PORTFOLIO[v]) for t, v in RUNS if t < len(targets)]
-    first_beam = (None, 0.0)
-    for n, (target, variant) in enumerate(runs):
-        if answer.upper_bound == lower or (n and budget is None and over()):
-            break  # the plan meets the bound: no beam needed
-        if n and budget is not None:
-            allowance = answer.search["round_plans_tried"] + budget
-        network, black_town = target
-        record = {"town": str(black_town) if black_town else None, "network_cost": network.cost,
-                  "variant": variant.name, "rounds": None}
-        tried.append(record)
-        for width in widths(beam_width):
-            progress.note("searching for a plan" + (f" (another way, {n + 1})" if n else ""),
-                          method=f"beam search, width {width}" + (f", variant {n + 1}" if n else ""),
-                          rounds=progress.rounds_text(lower, answer.upper_bound, limit))
-            planner = planner_for(width, variant, target)
-            found = planner.run(answer.upper_bound - 1 if answer.upper_bound else limit, start)
-            if n == 0:
-                answer.search["beam_widths"].append(width)
-            answer.search["round_plans_tried"] += planner.explored
+    def improve(self, p: Pipeline) -> None:
+        answer, params, lower, limit = p.answer, p.params, p.lower, p.limit
+        relax = p.relax
+        # 3. Squeeze: the CP-SAT restriction (models/solo_game/restriction.py) asked for a plan one round
+        #    shorter than the best so far, started from that plan cut to the shorter length. Its soft clear
+        #    condition counts what the cut plan leaves undone (cubes, ruins), so the search repairs the cut
+        #    plan instead of looking for a whole new one. Its plans go through the referee like any other.
+        # Twice the plan model's time: a shorter plan is worth more than fewer shares (easy seeds 3 and 6:
+        # 10 units repaired neither cut plan, 20 repaired both; benchmarks/squeeze_probe.py).
+        # Two models, each finds shorter plans the other misses (results/squeeze-probe-focus.csv, 20 units:
+        # hard seeds 1 and 16 only the focused one, easy seed 6 only the whole one): the focused one, only
+        # links between the stops the plan's links join (about 30 candidate links instead of 130: it re-times
+        # the plan's network), then the whole candidate set. At most three runs.
+        squeeze = dataclasses.replace(params, plan_time=2 * params.plan_time)
+        partial = self.partial
+        if relax and params.plan_time > 0 and answer.plan is None and partial is not None:
+            # no plan: the furthest partial plan of the beam, repaired up to the round limit (its links are
+            # only a start of a network, so the whole candidate set)
+            _restricted(p, limit, squeeze, key="squeeze",
+                        hint=(partial.rounds, f"the beam's furthest partial plan ({len(partial.rounds)} rounds)"))
+        models = [True, False]  # focused, then whole: the models still to try on the best plan
+        while relax and params.plan_time > 0 and models and answer.plan is not None and answer.upper_bound > lower \
+                and len(answer.search.squeeze or []) < 3:
+            before = answer.upper_bound
+            _restricted(p, before - 1, squeeze, key="squeeze", focus=models.pop(0))
+            if answer.upper_bound < before:
+                models = [True, False]  # a shorter plan: squeeze it in turn
+        # 4. The restriction over the whole round range, from the best plan: fewer rounds, then fewer shares.
+        #    With a plan the squeeze has already asked for fewer rounds with twice the time, so this run is
+        #    mostly about shares: it gets the shares time and only the plan's stop pairs (re-timing the plan's
+        #    own network gave fewer shares than the whole candidate set on 11 of 12 setups, more on easy seed 9,
+        #    and never took longer: results/shares-probe.csv).
+        ask = params if answer.plan is None else params.for_shares()
+        if relax and ask.plan_time > 0 and (answer.plan is None or answer.upper_bound > lower):
+            _restricted(p, limit, ask, focus=answer.plan is not None)
+        answer.search.rounds_seconds = round(time.monotonic() - p.t0, 3)  # the round count is settled here
+        # 5. With the round count settled, a wider beam looks for fewer shares and more cash. Part of the
+        #    fewest-shares effort (default: only with a shares budget, --shares-cp-time > 0): on 12 setups
+        #    whose round count the first beam settles, width 8 gave one share fewer on 1 and more cash on 3,
+        #    for a median 2.4 s of a 9.5 s answer (results/easter-island.csv before this change).
+        polish_width = self.polish_width
+        if polish_width is None:
+            polish_width = 8 if params.for_shares().plan_time > 0 else 0
+        if answer.plan is not None and not p.over() and polish_width:
+            progress.note("looking for fewer shares", rounds=progress.rounds_text(lower, answer.upper_bound, limit))
+            planner = self._planner(p, polish_width, self.best_variant, self.best_target)
+            found = planner.run(answer.upper_bound, p.start)
+            answer.search.polish_width = polish_width
+            answer.search.round_plans_tried += planner.explored
             if found is not None:
-                record["rounds"] = len(found.rounds)  # the beam stops in the round its plan clears
-                if accept(found):
-                    best_target, best_variant = target, variant
-            elif planner.partial is not None and (partial is None or len(planner.partial.rounds) >= len(partial.rounds)):
-                partial = planner.partial
-            if answer.upper_bound == lower or over():
-                break
-        if n == 0:  # the beam with its first target alone: the benchmark's baseline
-            first_beam = (answer.upper_bound, round(time.monotonic() - t0, 3))
-    network, black_town = best_target
-    answer.search["black_new_city_town"] = str(black_town) if black_town else None
-    answer.search["target_network_cost"] = network.cost
-    # 2. The other proof engines (solver/solo/proofs: the CP-SAT relaxation, ...) raise the lower bound
-    #    while the best plan misses it.
-    answer.search["beam_rounds"], answer.search["beam_seconds"] = first_beam
-    answer.search["variants_seconds"] = round(time.monotonic() - t0, 3)
-    if relax and answer.upper_bound != lower:
-        bound = raise_bound(answer, position, bound, limit)
-        lower = answer.lower_bound = bound.lower
-        if start is None:
-            _decoded(answer, scenario, state0, bound, accept)
-    # 3. Squeeze: the CP-SAT restriction (models/solo_game/restriction.py) asked for a plan one round
-    #    shorter than the best so far, started from that plan cut to the shorter length. Its soft clear
-    #    condition counts what the cut plan leaves undone (cubes, ruins), so the search repairs the cut
-    #    plan instead of looking for a whole new one. Its plans go through the referee like any other.
-    # Twice the plan model's time: a shorter plan is worth more than fewer shares (easy seeds 3 and 6:
-    # 10 units repaired neither cut plan, 20 repaired both; benchmarks/squeeze_probe.py).
-    # Two models, each finds shorter plans the other misses (results/squeeze-probe-focus.csv, 20 units:
-    # hard seeds 1 and 16 only the focused one, easy seed 6 only the whole one): the focused one, only
-    # links between the stops the plan's links join (about 30 candidate links instead of 130: it re-times
-    # the plan's network), then the whole candidate set. At most three runs.
-    squeeze = dataclasses.replace(params, plan_time=2 * params.plan_time)
-    if relax and params.plan_time > 0 and answer.plan is None and partial is not None:
-        # no plan: the furthest partial plan of the beam, repaired up to the round limit (its links are
-        # only a start of a network, so the whole candidate set)
-        _restricted(answer, state0, limit, squeeze, start, accept, key="squeeze",
-                    hint=(partial.rounds, f"the beam's furthest partial plan ({len(partial.rounds)} rounds)"))
-    models = [True, False]  # focused, then whole: the models still to try on the best plan
-    while relax and params.plan_time > 0 and models and answer.plan is not None and answer.upper_bound > lower \
-            and len(answer.search.get("squeeze", [])) < 3:
-        before = answer.upper_bound
-        _restricted(answer, state0, before - 1, squeeze, start, accept, key="squeeze", focus=models.pop(0))
-        if answer.upper_bound < before:
-            models = [True, False]  # a shorter plan: squeeze it in turn
-    # 4. The restriction over the whole round range, from the best plan: fewer rounds, then fewer shares.
-    #    With a plan the squeeze has already asked for fewer rounds with twice the time, so this run is
-    #    mostly about shares: it gets the shares time and only the plan's stop pairs (re-timing the plan's
-    #    own network gave fewer shares than the whole candidate set on 11 of 12 setups, more on easy seed 9,
-    #    and never took longer: results/shares-probe.csv).
-    ask = params if answer.plan is None else params.for_shares()
-    if relax and ask.plan_time > 0 and (answer.plan is None or answer.upper_bound > lower):
-        _restricted(answer, state0, limit, ask, start, accept, focus=answer.plan is not None)
-    answer.search["rounds_seconds"] = round(time.monotonic() - t0, 3)  # the round count is settled here
-    # 5. With the round count settled, a wider beam looks for fewer shares and more cash. Part of the
-    #    fewest-shares effort (default: only with a shares budget, --shares-cp-time > 0): on 12 setups
-    #    whose round count the first beam settles, width 8 gave one share fewer on 1 and more cash on 3,
-    #    for a median 2.4 s of a 9.5 s answer (results/easter-island.csv before this change).
-    if polish_width is None:
-        polish_width = 8 if params.for_shares().plan_time > 0 else 0
-    if answer.plan is not None and not over() and polish_width:
-        progress.note("looking for fewer shares", rounds=progress.rounds_text(lower, answer.upper_bound, limit))
-        planner = planner_for(polish_width, best_variant, best_target)
-        found = planner.run(answer.upper_bound, start)
-        answer.search["polish_width"] = polish_width
-        answer.search["round_plans_tried"] += planner.explored
-        if found is not None:
-            accept(found)
-    _settle(answer, bound, limit)
-    if answer.plan is not None:
-        if answer.min_rounds_proved and relax:
-            _shares_bounds(answer, position, params)
-            shares = answer.search["shares"]
-            if not shares["proved"] and params.for_shares().plan_time > 0 and "restriction" not in answer.search:
-                # the fewest shares at the proved round count: the restriction over the plan's stop pairs
-                # (results/shares-probe.csv), then the plan's side of the bounds again
-                _restricted(answer, state0, answer.upper_bound, params.for_shares(), start, accept, focus=True)
-                _shares_bounds(answer, position, params)
-    if answer.verdict == "unknown":
-        answer.verdict_proof = (f"no plan found within {limit} round{'' if limit == 1 else 's'} by the search ("
-                                + (f"budget {budget} round plans" if budget is not None else
-                                   f"time limit {time_limit:g} s") + f", beam {beam_width}); at least {lower} "
-                                + ("round is needed" if lower == 1 else "rounds are needed"))
-    answer.search["proofs"] = position.asked
-    if params.prove:
-        answer.search["prove_time"] = params.prove_time  # the deep mode
-    answer.seconds = time.monotonic() - t0
-    return answer
+                p.offer(found.rounds, BEAM)
+
+    def fewer_shares(self, p: Pipeline) -> None:
+        """The fewest shares at the proved round count: the restriction over the plan's stop pairs
+        (results/shares-probe.csv), then the plan's side of the bounds again."""
+        log = p.answer.search
+        if not log.shares["proved"] and p.params.for_shares().plan_time > 0 and log.restriction is None:
+            _restricted(p, p.answer.upper_bound, p.params.for_shares(), focus=True)
+            p.shares_bounds()
 
 
-def _optimize(answer: Answer, state0: GameState, lower: int, limit: int, params: SolveParams, network: Network,
-              accept, start: Node | None, over) -> None:
+def _optimize(p: Pipeline, network: Network) -> None:
     """The plan optimizer from the lower bound up: the first round count it clears by is its answer.
 
     Its beam ranks positions by money with shares weighed lightly and heavily side by side (each finds plans
     the other misses; one beam of both costs what one of either does); where it finds nothing, a beam two
     and a half times as wide before one round more (easy seed 24: width 60 finds no 8-round plan, 150 does),
     and at the lower bound one five and one ten times as wide."""
-    width = params.economy_width
+    answer, state0, lower, limit = p.answer, p.state0, p.lower, p.limit
+    width = p.params.economy_width
     first = EconomyFinder(network.links, width=width, share_weights=SHARE_WEIGHTS)
     wide, wider, widest = (first.with_width(5 * width // 2), first.with_width(5 * width),
                            first.with_width(10 * width))
-    prefix = list(start.rounds) if start is not None else []
-    tried = answer.search["optimizer"] = []
+    tried = answer.search.optimizer = []
 
     def ask(finder: EconomyFinder, last: int) -> bool:
         progress.note("looking for a plan round by round", method="plan optimizer",
                       rounds=progress.rounds_text(lower, answer.upper_bound, limit))
-        found = finder.find(state0, last, stop=over)
+        found = finder.find(state0, last, stop=p.over)
         tried.append({"rounds": last, "width": finder.width, "share_weights": list(finder.share_weights),
                       "found": found is not None})
-        return found is not None and accept(Node(state0, prefix + found.rounds), found.finder)
+        return found is not None and p.offer(p.prefix + found.rounds, found.finder)
 
     for last in range(max(lower, state0.round), limit + 1):
         if answer.upper_bound is not None and answer.upper_bound <= last:
@@ -648,7 +625,7 @@ def _optimize(answer: Answer, state0: GameState, lower: int, limit: int, params:
         # 104: 300 finds none, 600 does in 40 s CPU, the rest of the solver spent 200 s CPU and missed it).
         if ask(first, last) or ask(wide, last) or (last == lower and (ask(wider, last) or ask(widest, last))):
             break
-    answer.search["optimizer_work"] = first.work + wide.work + wider.work + widest.work
+    answer.search.optimizer_work = first.work + wide.work + wider.work + widest.work
 
 
 # The optimizer's share weights: positions ranked by money less this many dollars a share, half the beam
@@ -658,72 +635,58 @@ def _optimize(answer: Answer, state0: GameState, lower: int, limit: int, params:
 SHARE_WEIGHTS = (6.0, 30.0)
 
 
-def _complex_only(answer: Answer, scenario: Scenario, state0, position, bound, start) -> None:
+def _complex_only(p: Pipeline) -> None:
     """Deep mode where only complex tiles can join the ruins (the beam lays simple tiles): the proof engines
     settle "not clearable", or the link search's decoded plan, replayed by the referee, clears."""
-    limit = scenario.round_limit
-    bound = raise_bound(answer, position, bound, limit)
-    answer.lower_bound = bound.lower
-    if bound.lower <= limit and start is None:  # so state0 is the setup's first state, with the scenario's rules
-        def accept(found, source: str) -> bool:
-            plan = scenario.plan(found.rounds)
-            check = replay(scenario.instance, plan)  # the referee, not the decoder, says whether it clears
+    answer, limit = p.answer, p.limit
+    p.bound = raise_bound(answer, p.position, p.bound, limit)
+    answer.lower_bound = p.bound.lower
+    if p.bound.lower <= limit and p.start is None:  # so state0 is the setup's first state, with the scenario's rules
+        def accept(rounds: list, source: str) -> bool:
+            """The first plan the referee replays to a clear, kept as decoded (no pruning)."""
+            plan = p.scenario.plan(rounds)
+            check = replay(p.scenario.instance, plan)  # the referee, not the decoder, says whether it clears
             if check.error is not None or check.state.cleared_round is None or answer.plan is not None:
                 return False
             answer.plan, answer.end_state = plan, check.state.summary()
             answer.upper_bound = check.state.cleared_round
-            answer.search["plan_source"] = source
+            answer.search.plan_source = source
             return True
-        _decoded(answer, scenario, state0, bound, accept)
-    _settle(answer, bound, limit)
-    answer.search["proofs"] = position.asked
+        _decoded(p, accept)
+    p.settle_verdict()
+    p.log_proof_source()
+    answer.search.proofs = p.position.asked
 
 
-def _settle(answer: Answer, bound, limit: int) -> None:
-    """The verdict from the referee-checked plan (clearable; minimum proved when it meets the bound) or from
-    a bound past the round limit (not clearable), and the engine that proved it."""
-    if answer.plan is not None:
-        answer.verdict = "clearable"
-        answer.verdict_proof = f"a plan clears it in round {answer.upper_bound}, replayed by the referee"
-        answer.min_rounds_proved = answer.upper_bound == bound.lower
-    elif bound.lower > limit:
-        answer.verdict = "not clearable"
-        answer.impossible.append(bound.proof.detail)
-        answer.verdict_proof = f"proof by the {bound.source} engine: no legal play clears by round {limit}, the round limit"
-    answer.search["proof_source"] = (bound.source if (answer.min_rounds_proved or answer.verdict == "not clearable")
-                                     else None)
-
-
-def _decoded(answer: Answer, scenario: Scenario, state0, bound, accept) -> None:
+def _decoded(p: Pipeline, offer) -> None:
     """The plan side of an engine's "may clear" (the link search's abstract clear): a proposed plan, which
-    counts only if the referee replays it (accept)."""
+    counts only if the referee replays it (`offer(rounds, source)`)."""
     from solver.solo.link_plans import decode
-    for verdict in bound.patterns:
+    for verdict in p.bound.patterns:
         if verdict.engine != "link search":
             continue
         pattern, link_bounds = verdict.pattern
-        plan, why = decode(state0, scenario, pattern, link_bounds)
-        answer.search.setdefault("decoded", []).append({"engine": verdict.engine, "plan": plan is not None,
-                                                        "note": why})
+        plan, why = decode(p.state0, p.scenario, pattern, link_bounds)
+        p.answer.search.add("decoded", {"engine": verdict.engine, "plan": plan is not None, "note": why})
         if plan is not None:
-            accept(Node(state=None, rounds=list(plan.rounds)), "link search, decoded")
+            offer(list(plan.rounds), "link search, decoded")
 
 
-def _restricted(answer: Answer, state0, last_round: int, params: SolveParams, start, accept,
-                key: str = "restriction", hint: tuple[list, str] | None = None, focus: bool = False) -> None:
+def _restricted(p: Pipeline, last_round: int, params: SolveParams, key: str = "restriction",
+                hint: tuple[list, str] | None = None, focus: bool = False) -> None:
     """Ask the restriction for a plan by `last_round`, hinted with the best plan so far; the referee decides.
 
     `key`: where answer.search keeps what happened ("squeeze": a list, one entry per attempt).
     `hint`: (rounds of a plan, start prefix included, and what they are); default: the best plan.
     `focus`: only candidate links between the stops the hint's links join (island_plans.plan_spec)."""
     from solver.solo.island_plans import plan_spec, restricted_plan
-    from solver.solo.round_search import Node
+    answer, start = p.answer, p.start
     progress.note("looking for a plan with a solver model", method="CP-SAT plan model (restriction)",
                   rounds=progress.rounds_text(answer.lower_bound, answer.upper_bound, last_round))
     prefix = len(start.rounds) if start is not None else 0
     rounds_from, started = hint or ((answer.plan.rounds, "the best plan") if answer.plan is not None else (None, "nothing"))
     hint = rounds_from[prefix:] if rounds_from is not None else None
-    spec = plan_spec(state0, hint=hint, focus=focus)
+    spec = plan_spec(p.state0, hint=hint, focus=focus)
     top = min(last_round, answer.upper_bound or last_round)
     rounds, status = restricted_plan(spec, top, dataclasses.replace(params, deterministic_time=params.plan_time),
                                      hint=hint)
@@ -731,19 +694,11 @@ def _restricted(answer: Answer, state0, last_round: int, params: SolveParams, st
     record = {"status": status, "last_round": top, "candidate_links": len(spec.links), "started_from": started,
               "links": "the plan's stop pairs" if focus else "all candidates"}
     if rounds:
-        head = start.rounds if start is not None else []
-        accept(Node(state=None, rounds=list(head) + rounds), "CP-SAT restriction (models/solo_game/restriction.py)")
-        record["plan_rounds"] = len(head) + len(rounds)
+        p.offer(p.prefix + rounds, "CP-SAT restriction (models/solo_game/restriction.py)")
+        record["plan_rounds"] = p.played + len(rounds)
     after = (answer.upper_bound, answer.end_state["shares"] if answer.end_state else None)
     record["improved"] = after != before
     if key == "squeeze":
-        answer.search.setdefault(key, []).append(record)
+        answer.search.add(key, record)
     else:
-        answer.search[key] = record
-
-
-def _shares_bounds(answer: Answer, position: Position, params: SolveParams) -> None:
-    """At the minimum round count: the fewest shares (the shares engines' best lower bound, solver/solo/proofs/
-    shares.py, vs the plan's), then the plan's track cost."""
-    answer.search["shares"] = fewest_shares(position, answer.upper_bound, answer.end_state["shares"], params,
-                                            answer.end_state["spent_on_track"])
+        answer.search.restriction = record

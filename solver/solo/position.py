@@ -40,8 +40,8 @@ def _position(instance, plan: Plan, path: str) -> tuple[Plan, Node]:
 
 def solo_extras(answer, start: Node | None) -> tuple[dict, list[str]]:
     """JSON fields and text lines for the proof source, the shares bounds and the starting position."""
-    shares = answer.search.get("shares")
-    data = {"proof_source": answer.search.get("proof_source"), "shares_bounds": shares,
+    shares = answer.search.shares
+    data = {"proof_source": answer.search.proof_source, "shares_bounds": shares,
             "from_round": start.state.round if start is not None else None}
     lines = []
     if start is not None:

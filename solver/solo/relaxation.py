@@ -364,8 +364,8 @@ def min_shares_bound(spec: SoloSpec, last_round: int, params: SolveParams) -> tu
 
 def proof_record(answer) -> dict:
     """Batch-record fields: how the answer was proved, and the fewest-shares bounds at the minimum rounds."""
-    shares = answer.search.get("shares") or {}
-    return {"proof_source": answer.search.get("proof_source"), "plan_source": answer.search.get("plan_source"),
+    shares = answer.search.shares or {}
+    return {"proof_source": answer.search.proof_source, "plan_source": answer.search.plan_source,
             "shares_lower_bound": shares.get("lower_bound"), "shares_upper_bound": shares.get("upper_bound"),
             "shares_proved": bool(shares.get("proved")), "shares_bound_source": shares.get("lower_bound_source"),
-            "relaxation_log": answer.search.get("relaxation")}
+            "relaxation_log": answer.search.engine_logs.get("relaxation")}

@@ -247,9 +247,9 @@ def shares_engines_alone(inst, state, rules, params, rounds: int) -> list:
 
 
 def _judge_shares(out: Outcome, answer, prefix: str = "") -> None:
-    """The answer's fewest-shares claims (answer.search["shares"], at its proved minimum round count) against
+    """The answer's fewest-shares claims (answer.search.shares, at its proved minimum round count) against
     the exhaustive fewest shares at the true minimum (only where the answer's round count is the truth)."""
-    shares = (getattr(answer, "search", None) or {}).get("shares")
+    shares = getattr(getattr(answer, "search", None), "shares", None)
     if not shares or out.shares is None or shares.get("rounds") != out.truth:
         return
     low = shares.get("lower_bound")
@@ -263,7 +263,7 @@ def _judge_shares(out: Outcome, answer, prefix: str = "") -> None:
 def engines_alone(inst, state, rules, params, last_round: int) -> list[dict]:
     """Every registered proof engine asked on its own (no bound from another engine) about each round from
     the state's up to `last_round`, in the default mode and in the deep mode (`--prove`, here with a small
-    budget); the verdicts as answer.search["proofs"] records them."""
+    budget); the verdicts as answer.search.proofs records them."""
     import dataclasses
     from solver.solo.proofs import ENGINES, ask
     asked = []
@@ -313,7 +313,7 @@ def _judge(out: Outcome, inst, answer, truth: int | None, prefix: str = "") -> N
             _claim(out, prefix + "plan rounds",
                    truth is not None and cleared >= truth and cleared == answer.upper_bound,
                    f"plan clears in {cleared}, answer says {answer.upper_bound}, truth {truth}")
-    _judge_verdicts(out, (getattr(answer, "search", None) or {}).get("proofs") or [], truth)
+    _judge_verdicts(out, getattr(getattr(answer, "search", None), "proofs", None) or [], truth)
 
 
 def _judge_verdicts(out: Outcome, verdicts: list[dict], truth: int | None) -> None:

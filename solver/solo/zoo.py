@@ -40,19 +40,17 @@ from solver.board.instance import Instance
 from solver.engine.moves import Pass, Ship, UpgradeLocomotive
 from solver.engine.placement import can_lay_track
 from models.network import Network, board_graph, cheapest_network
-from solver.engine.plan import RoundPlan, replay, round_moves
-from solver.solo.prune import prune_idle_track
+from solver.engine.plan import RoundPlan, round_moves
 from solver.solo.round_search import Node, RoundPlanner, widths
 from solver.solo.zoo_networks import (_proven, heuristic_network, network_links, shortcuts, target_networks,  # noqa: F401
                                  teleport_network)
-from solver.solo.relaxation import proof_record
+from solver.solo.pipeline import Pipeline
 from solver.solo.settings import SolveParams
-from solver.solo.proofs.shares import fewest_shares
-from solver.solo.proofs import Position, bound_before_search, raise_bound
+from solver.solo.proofs import Position
 from solver.solo.proofs.counting import areas_to_feed
 from solver.engine.scenario import Scenario, as_scenario
 from solver.engine.setup import Setup
-from solver.solo.answer import OBSTACLE, Answer
+from solver.solo.answer import Answer
 from solver.engine.state import GameState, Rules
 from solver.solo.zoo_economy import optimize
 from solver.solo.zoo_routes import INF, StopGraph, least_from, feedings, least_locomotive
@@ -409,199 +407,152 @@ def analyse(scenario: Scenario | Instance, difficulty: str | None = None, setup:
 
 def _analyse(scenario: Scenario, time_limit: float, beam_width: int, polish_width: int, budget: int | None,
              params: SolveParams | None, start: Node | None, relax: bool) -> Answer:
-    instance, setup, rules = scenario.instance, scenario.setup, scenario.rules
-    played = len(start.rounds) if start is not None else 0  # rounds of a --from prefix: never pruned
-    t0 = time.monotonic()
-    deadline = t0 + time_limit
-    params = params or SolveParams()
-    net_time = max(1.0, time_limit / 3)
-    limit = scenario.round_limit
-    areas = areas_to_feed(instance)
-    goods = setup if start is None else {h: list(c) for h, c in start.state.goods.items() if c}
-    needs = relaxed_needs(instance, goods, rules)
-    impossible = unfeedable_areas(instance, goods, rules, needs) if start is None else []
-    label = "all animal areas (track only" + (", simple tiles; complex tiles could make it cheaper)"
-                                              if rules.complex_tiles else ")")
+    return Pipeline(_Zoo(polish_width), scenario, time_limit=time_limit, beam_width=beam_width, budget=budget,
+                    params=params, start=start, relax=relax).run()
 
-    def networks(answer: Answer) -> None:
-        answer.network = _proven(instance, areas, "track", net_time)
-        answer.network_label = label
+
+BEAM = "beam search (solver/solo/zoo.py)"
+
+
+class _Zoo:
+    """The Zoo's stages of the solo pipeline (solver/solo/pipeline.py)."""
+
+    cleared = "a plan feeds every animal area by round {rounds}"
+    no_play = "no legal play feeds every area by round {limit}"
+    obstacle = ("animal area", "no plan can feed")
+    beam_words, singular_round = "beam up to", False
+    plan_source_first, proof_source_first = False, False
+
+    def __init__(self, polish_width: int):
+        self.polish_width = polish_width
+        self.target = None  # (name, links) of the network the best beam plan was found on (the polish reruns it)
+
+    def obstacles(self, p: Pipeline) -> list[str]:
+        """Animal areas no plan can feed, over every network the board allows."""
+        instance, rules = p.scenario.instance, p.scenario.rules
+        self.areas = areas_to_feed(instance)
+        self.needs = relaxed_needs(instance, p.goods, rules)
+        return unfeedable_areas(instance, p.goods, rules, self.needs) if p.start is None else []
+
+    def position(self, p: Pipeline) -> Position:
+        return proof_position(p.scenario.instance, p.state0, p.scenario.rules, p.start, p.params, self.needs)
+
+    def networks(self, p: Pipeline, answer: Answer) -> None:
+        """The proven cheapest networks: reported, and searched while the minimum is open. Each of the
+        network optimizations gets a third of the time limit on top of it."""
+        instance, rules, net_time = p.scenario.instance, p.scenario.rules, max(1.0, p.time_limit / 3)
+        answer.network = _proven(instance, self.areas, "track", net_time)
+        answer.network_label = "all animal areas (track only" + (
+            ", simple tiles; complex tiles could make it cheaper)" if rules.complex_tiles else ")")
         if instance.board.exits:
-            tele = _proven(instance, areas, "teleports", net_time)
+            tele = _proven(instance, self.areas, "teleports", net_time)
             answer.extra_networks = [(
                 "all animal areas, the exits counting as joined to each other (teleports)"
                 + ("; in the strict exit reading a lower bound" if rules.strict_exits else ""), tele)]
 
-    if impossible:
-        answer = Answer("not clearable", f"proof without search: {len(impossible)} animal area"
-                        f"{'' if len(impossible) == 1 else 's'} no plan can feed",
-                        limit, 0, None, False, impossible=impossible,
-                        search={**_needs_json(instance, needs), "proof_source": OBSTACLE})
-        networks(answer)
-        answer.seconds = time.monotonic() - t0
-        return answer
-    # The cheap proof engines (solver/solo/proofs: the counting bound) before any search.
-    state0 = start.state if start is not None else GameState.new(instance, setup, rules)
-    position = proof_position(instance, state0, rules, start, params, needs)
-    bound = bound_before_search(position, limit)
-    lower, reasons = bound.lower, bound.reasons
-    if lower is None or lower > limit:
-        why = "; ".join(reasons)
-        text = (f"proof: no number of rounds suffices ({why})" if lower is None else
-                f"proof: at least {lower} rounds are needed ({why}) but the round limit is {limit}")
-        answer = Answer("not clearable", text, limit, lower or limit + 1, None, False, bound_reasons=reasons,
-                        search={**_needs_json(instance, needs), "proof_source": bound.source,
-                                "proofs": position.asked})
-        networks(answer)
-        answer.seconds = time.monotonic() - t0
-        return answer
-    answer = Answer("unknown", "", limit, lower, None, False, bound_reasons=reasons,
-                    search={"beam_widths": [], "round_plans_tried": 0, "networks": [],
-                            "deterministic": budget is not None, **_needs_json(instance, needs)})
-    best: dict = {"key": None, "target": None}
+    def dress(self, p: Pipeline, answer: Answer, early: bool) -> None:
+        if early:
+            answer.search.least_locomotive_any_network = _needs_json(p.scenario.instance, self.needs)
+            self.networks(p, answer)
 
-    def over() -> bool:
-        if interrupt.past_cap():  # the --time-limit cap (or Cancel in the app): stop with what was found
-            return True
-        if budget is not None:
-            return answer.search["round_plans_tried"] >= budget
-        return time.monotonic() > deadline
+    def cannot_plan(self, p: Pipeline) -> None:
+        return None
 
-    def planner_for(links: list, width: int) -> _Planner:
-        planner = _Planner(instance, setup, rules, links + shortcuts(instance, links), len(links), width,
-                           deadline if budget is None else float("inf"))
-        if budget is not None:
-            planner.work_limit = max(0, budget - answer.search["round_plans_tried"])
+    def open_log(self, p: Pipeline) -> None:
+        log = p.answer.search
+        log.beam_widths, log.round_plans_tried, log.networks, log.deterministic = [], 0, [], p.budget is not None
+        log.least_locomotive_any_network = _needs_json(p.scenario.instance, self.needs)
+
+    def _planner(self, p: Pipeline, links: list, width: int) -> _Planner:
+        s = p.scenario
+        planner = _Planner(s.instance, s.setup, s.rules, links + shortcuts(s.instance, links), len(links), width,
+                           p.planner_deadline)
+        if p.budget is not None:
+            planner.work_limit = p.work_left()
         return planner
 
-    def search(targets: list[tuple[str, list]], widths: list[int]) -> None:
+    def _search(self, p: Pipeline, targets: list[tuple[str, list]], widths: list[int]) -> None:
+        """The beam on each target network, widening."""
+        answer, log, lower, limit = p.answer, p.answer.search, p.lower, p.limit
         for width in widths:
             for name, links in targets:
-                if over() or answer.upper_bound == lower:
+                if p.over() or answer.upper_bound == lower:
                     break
                 progress.note("searching for a plan on another network", method=f"beam search on network {name}, "
                               f"width {width}", rounds=progress.rounds_text(lower, answer.upper_bound, limit))
-                planner = planner_for(links, width)
-                found = planner.run(answer.upper_bound - 1 if answer.upper_bound else limit, start)
-                answer.search["round_plans_tried"] += planner.explored
-                answer.search["networks"].append({"network": name, "beam": width,
-                                                  "rounds": len(found.rounds) if found else None})
+                planner = self._planner(p, links, width)
+                found = planner.run(answer.upper_bound - 1 if answer.upper_bound else limit, p.start)
+                log.round_plans_tried += planner.explored
+                log.networks.append({"network": name, "beam": width, "rounds": len(found.rounds) if found else None})
+                if found is not None and p.offer(found.rounds, BEAM):
+                    self.target = (name, links)
+            log.beam_widths.append(width)
+            if answer.upper_bound == lower or p.over():
+                break
+
+    def find(self, p: Pipeline) -> None:
+        answer, log, instance = p.answer, p.answer.search, p.scenario.instance
+        # 0. The plan optimizer (solver/solo/zoo_economy.py), from the lower bound up; the beam only while it misses.
+        if p.params.economy_width > 0:
+            def offer(rounds, source: str) -> bool:
+                kept = p.offer(p.prefix + rounds, source)
+                if kept:
+                    self.target = None
+                return kept
+
+            progress.note("looking for a plan round by round", method="plan optimizer",
+                          rounds=progress.rounds_text(p.lower, answer.upper_bound, p.limit))
+            log.optimizer = []
+            log.optimizer_work = optimize(p.state0, p.lower, p.limit, min(p.params.economy_width, 30), offer,
+                                          lambda: answer.upper_bound, log.optimizer,
+                                          interrupt.past_cap if p.budget is not None else p.over)
+        # 1. Heuristic networks first (cheap to make), widening the beam.
+        self._search(p, target_networks(instance, p.scenario.rules, None), widths(p.beam_width))
+        # 2. The proven cheapest networks: reported, and searched too while the minimum is open.
+        self.networks(p, answer)
+        if answer.upper_bound != p.lower and not p.over():
+            proven = [("proven cheapest network joining all animal areas", network_links(instance, answer.network))]
+            proven += [("proven cheapest network with teleports", network_links(instance, n))
+                       for _, n in answer.extra_networks]
+            self._search(p, [(n, l) for n, l in proven if l], widths(p.beam_width))
+        log.beam_seconds = round(time.monotonic() - p.t0, 3)
+        log.beam_rounds = answer.upper_bound
+        # 3. (the pipeline) The other proof engines (solver/solo/proofs: the CP-SAT relaxation, ...) raise the
+        #    lower bound while the best plan misses it.
+
+    def realise(self, p: Pipeline) -> None:
+        return None
+
+    def improve(self, p: Pipeline) -> None:
+        # 4. With the round count settled, a wider beam on the best network looks for fewer shares, more cash.
+        answer, log = p.answer, p.answer.search
+        if answer.plan is not None and self.target is not None and self.polish_width:
+            name, links = self.target
+            for width in (self.polish_width, self.polish_width * 3):
+                if p.over():
+                    break
+                planner = self._planner(p, links, width)
+                found = planner.run(answer.upper_bound, p.start)
+                log.round_plans_tried += planner.explored
                 if found is not None:
-                    key = _accept(scenario, found, answer, best["key"], played)
-                    if key is not None:
-                        best["key"], best["target"] = key, (name, links)
-            answer.search["beam_widths"].append(width)
-            if answer.upper_bound == lower or over():
-                break
+                    p.offer(found.rounds, BEAM)
+                log.add("polish_widths", width)
+        if self.target is not None:
+            log.plan_network = self.target[0]
 
-    # 0. The plan optimizer (solver/solo/zoo_economy.py), from the lower bound up; the beam only while it misses.
-    if params.economy_width > 0:
-        prefix = list(start.rounds) if start is not None else []
-
-        def offer(rounds, source: str) -> bool:
-            key = _accept(scenario, Node(state0, prefix + rounds), answer, best["key"],
-                          played, source)
-            if key is not None:
-                best["key"], best["target"] = key, None
-            return key is not None
-
-        progress.note("looking for a plan round by round", method="plan optimizer",
-                      rounds=progress.rounds_text(lower, answer.upper_bound, limit))
-        answer.search["optimizer_work"] = optimize(state0, lower, limit, min(params.economy_width, 30), offer,
-                                                   lambda: answer.upper_bound, answer.search.setdefault("optimizer", []),
-                                                   interrupt.past_cap if budget is not None else over)
-    # 1. Heuristic networks first (cheap to make), widening the beam.
-    search(target_networks(instance, rules, None), widths(beam_width))
-    # 2. The proven cheapest networks: reported, and searched too while the minimum is open.
-    networks(answer)
-    if answer.upper_bound != lower and not over():
-        proven = [("proven cheapest network joining all animal areas", network_links(instance, answer.network))]
-        proven += [("proven cheapest network with teleports", network_links(instance, n))
-                   for _, n in answer.extra_networks]
-        search([(n, l) for n, l in proven if l], widths(beam_width))
-    # 3. The other proof engines (solver/solo/proofs: the CP-SAT relaxation, ...) raise the lower bound
-    #    while the best plan misses it.
-    answer.search["beam_seconds"] = round(time.monotonic() - t0, 3)
-    answer.search["beam_rounds"] = answer.upper_bound
-    if relax and answer.upper_bound != lower:
-        bound = raise_bound(answer, position, bound, limit)
-        lower = bound.lower
-    # 4. With the round count settled, a wider beam on the best network looks for fewer shares, more cash.
-    if answer.plan is not None and best["target"] is not None and polish_width:
-        name, links = best["target"]
-        for width in (polish_width, polish_width * 3):
-            if over():
-                break
-            planner = planner_for(links, width)
-            found = planner.run(answer.upper_bound, start)
-            answer.search["round_plans_tried"] += planner.explored
-            if found is not None:
-                key = _accept(scenario, found, answer, best["key"], played)
-                if key is not None:
-                    best["key"] = key
-            answer.search.setdefault("polish_widths", []).append(width)
-    if best["target"] is not None:
-        answer.search["plan_network"] = best["target"][0]
-    if answer.plan is not None:
-        answer.verdict = "clearable"
-        answer.verdict_proof = f"a plan feeds every animal area by round {answer.upper_bound}, replayed by the referee"
-        answer.min_rounds_proved = answer.upper_bound == lower
-        if answer.min_rounds_proved and relax:
-            answer.search["shares"] = fewest_shares(position, answer.upper_bound, answer.end_state["shares"],
-                                                    params, answer.end_state["spent_on_track"])
-    elif lower > limit:
-        answer.verdict = "not clearable"
-        answer.impossible.append(bound.proof.detail)
-        answer.verdict_proof = (f"proof by the {bound.source} engine: no legal play feeds every area by round {limit}, "
-                                "the round limit")
-    else:
-        answer.verdict_proof = (f"no plan found within {limit} round{'' if limit == 1 else 's'} by the search ("
-                                + (f"budget {budget} round plans" if budget is not None else
-                                   f"time limit {time_limit:g} s") + f", beam up to {beam_width}); at least "
-                                f"{lower} rounds are needed")
-    answer.search["proof_source"] = (bound.source if (answer.min_rounds_proved or answer.verdict == "not clearable")
-                                     else None)
-    answer.search["proofs"] = position.asked
-    if params.prove:
-        answer.search["prove_time"] = params.prove_time  # the deep mode
-    answer.seconds = time.monotonic() - t0
-    return answer
-
-
-def _accept(scenario: Scenario, found: Node, answer: Answer, best_key, fixed: int = 0,
-            source: str = "beam search (solver/solo/zoo.py)"):
-    """Replay the plan through the referee; keep it if it beats the best (rounds, shares, -cash).
-    `fixed`: rounds of a played prefix, never pruned."""
-    plan = scenario.plan(found.rounds)
-    instance = scenario.instance
-    check = replay(instance, plan)
-    if check.error is not None or check.state.cleared_round is None:
-        answer.search["referee_rejected"] = check.error or "did not clear"
+    def fewer_shares(self, p: Pipeline) -> None:
         return None
-    key = (check.state.cleared_round, check.state.shares, -check.state.cash)
-    if best_key is not None and key[:2] > best_key[:2]:
-        return None
-    pruned = prune_idle_track(instance, plan, check, fixed)  # compared, and kept, without idle track
-    plan, check = pruned.plan, pruned.check
-    key = (check.state.cleared_round, check.state.shares, -check.state.cash)
-    if best_key is not None and key >= best_key:
-        return None
-    answer.plan, answer.end_state = plan, check.state.summary()
-    answer.search["idle_track_removed"] = pruned.removed
-    answer.search["plan_source"] = source
-    answer.upper_bound = check.state.cleared_round
-    return key
 
 
 def _needs_json(instance: Instance, needs: Needs) -> dict:
+    """The least locomotive over any network, per animal area (answer.search.least_locomotive_any_network)."""
     board = instance.board
 
     def v(x: int) -> int | None:
         return None if x >= INF else x
 
-    return {"least_locomotive_any_network": {
-        board.cities[h].name: {"to_feed": v(needs.into[h][0]), "to_feed_with_discount": v(needs.into[h][1]),
-                               "nearest_stop_tiles": v(needs.near[h])} for h in sorted(board.cities)}}
+    return {board.cities[h].name: {"to_feed": v(needs.into[h][0]), "to_feed_with_discount": v(needs.into[h][1]),
+                                   "nearest_stop_tiles": v(needs.near[h])} for h in sorted(board.cities)}
 
 
 def shuffled_dangers(inst: Instance, seed: int) -> Instance:

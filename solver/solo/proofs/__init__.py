@@ -74,7 +74,7 @@ def raise_bound(answer, position: Position, bound: Bound, limit: int) -> Bound:
     Each is asked about the round before the best plan's (without a plan: the round limit). A NO_CLEAR,
     or a higher `bound` found on the way, raises the bound: its reasons join the answer's bound reasons,
     answer.lower_bound follows, and the engine becomes the proof source. Each engine's log is kept in
-    answer.search under its name."""
+    answer.search under its name (SearchLog.engine_log)."""
     for engine in ENGINES:
         if engine.cheap:
             continue
@@ -87,7 +87,7 @@ def raise_bound(answer, position: Position, bound: Bound, limit: int) -> Bound:
                       rounds=progress.rounds_text(lower, answer.upper_bound, limit))
         verdict = ask(engine, position, top)
         if verdict.log:
-            answer.search[verdict.engine] = list(verdict.log)
+            answer.search.engine_log(verdict.engine, list(verdict.log))
         raised = verdict.bound if verdict.bound is not None else (top + 1 if verdict.status == NO_CLEAR else lower)
         if raised > lower:
             bound = Bound(raised, engine.name, bound.reasons + list(verdict.reasons), verdict, bound.patterns)
