@@ -90,3 +90,18 @@ def test_layer_contracts_hold():
     proc = subprocess.run([exe, "--no-cache"], cwd=ROOT, capture_output=True, text=True,
                           env={"PYTHONPATH": str(ROOT), "PATH": ""})
     assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-2000:]
+
+
+MAX_FUNCTION_LINES = 150
+
+
+def test_no_function_over_150_lines():
+    """A function a newcomer can read at once: issue 43 asks none over 150 lines (methods and nested ones too)."""
+    long = {}
+    for m, p in _modules().items():
+        for node in ast.walk(ast.parse(p.read_text(encoding="utf-8"))):
+            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                n = node.end_lineno - node.lineno + 1
+                if n > MAX_FUNCTION_LINES:
+                    long[f"{m}.{node.name}"] = n
+    assert not long, f"functions over {MAX_FUNCTION_LINES} lines: {long}"
