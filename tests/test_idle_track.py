@@ -45,7 +45,7 @@ def _every_cut_is_refused(inst, plan) -> None:
 
 
 def _builds(plan) -> list[tuple[int, str]]:
-    return [(r, entry) for r, rnd in enumerate(plan.rounds, 1) for entry in rnd.build]
+    return [(r, str(entry)) for r, rnd in enumerate(plan.rounds, 1) for entry in rnd.build]
 
 
 def test_tiny_island_plan_has_no_dead_end_and_no_share_for_it():
@@ -72,10 +72,10 @@ def test_easter_island_easy_seed_1_plan_has_no_dead_end():
 def test_pruning_keeps_a_plan_the_referee_refuses_as_it_is():
     inst = instance("tiny/tiny-island.toml")
     setup = load_setup(str(ROOT / "tests" / "data" / "tiny-island-setup.toml"), inst, "easy", Rules())
-    from solver.engine.plan import Plan, RoundPlan
-    bad = Plan(inst.board.name, "easy", Rules(), setup, [RoundPlan(0, None, None, ["A1-B1-C1", "A1-A2-B2"],
-                                                                   [{"from": "C1", "cube": "red",
-                                                                     "route": "C1-E1"}])])
+    from solver.engine.plan import Plan, parse_round
+    bad = Plan(inst.board.name, "easy", Rules(), setup, [parse_round(0, None, None, ["A1-B1-C1", "A1-A2-B2"],
+                                                                     [{"from": "C1", "cube": "red",
+                                                                       "route": "C1-E1"}], 1, inst)])
     pruned = prune_idle_track(inst, bad)
     assert pruned.plan is bad and pruned.removed == []
 

@@ -7,6 +7,7 @@ none exists.
 """
 from __future__ import annotations
 
+from solver.engine.moves import Pass
 from solver.engine.plan import Plan, RoundPlan, replay
 from solver.engine.state import GameState, Rules
 from solver.solo.easter_island import analyse
@@ -29,7 +30,7 @@ def _slow_plan():
     inst = instance("tiny/tiny-island-locomotive.toml")
     state = GameState.new(inst, RED, Rules())
     fast, _ = restricted_plan(plan_spec(state), 3, PARAMS)
-    slow = [RoundPlan(shares=0, ship=["pass", "pass"])] + fast
+    slow = [RoundPlan(shares=0, ship=[Pass(), Pass()])] + fast
     assert replay(inst, _plan(inst, RED, slow)).state.cleared_round == 3
     return inst, state, slow
 

@@ -76,7 +76,7 @@ def test_a_clear_that_needs_a_crossing_decodes_into_a_plan_with_the_complex_tile
     plan, why = decode(state, Scenario(inst, "easy", setup), verdict.pattern, LinkBounds(state))
     assert plan is not None, why
     assert replay(inst, plan).state.cleared_round == 1
-    assert any(" + " in step for step in plan.rounds[0].build)  # both tracks of B2 in one placement
+    assert any(" + " in str(step) for step in plan.rounds[0].build)  # both tracks of B2 in one placement
 
 
 def test_cash_no_play_can_raise_keeps_the_only_link_unbuilt():

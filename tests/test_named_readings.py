@@ -283,11 +283,12 @@ def test_end_of_game_check_plan_says_a_clear_the_round_track_loses_is_no_clear(r
     """check-plan replays a plan under the reading it is given: on tiny-row with 5 rounds the clear in round 1
     is lost under round-track (and the text says so), and stands at the clear."""
     import json
-    from solver.engine.plan import Plan, RoundPlan
+    from solver.engine.plan import Plan, parse_round
     from tests.conftest import INSTANCES
     inst = instance("tiny/tiny-row.toml")
     plan = Plan(inst.board.name, "easy", Rules(), {H("A1"): ["red"]},
-                [RoundPlan(0, None, None, ["A1-B1-C1"], [{"from": "A1", "cube": "red", "route": "A1-C1"}, "pass"])],
+                [parse_round(0, None, None, ["A1-B1-C1"], [{"from": "A1", "cube": "red", "route": "A1-C1"}, "pass"], 1,
+                             inst)],
                 round_limit=5)
     path = tmp_path / "row.json"
     path.write_text(json.dumps(plan.to_json(inst)))

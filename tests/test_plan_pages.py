@@ -35,7 +35,7 @@ def test_each_round_panel_holds_that_rounds_shipments_and_new_track():
         pictures, result = round_pictures(inst, plan)
         assert result.error is None and len(pictures) == len(result.round_states)
         for pic, rnd in zip(pictures, plan.rounds):
-            moves = [s.move for s in round_moves(None, rnd, pic.index, inst)]
+            moves = [s.move for s in round_moves(rnd, pic.index)]
             ships = [m for m in moves if isinstance(m, Ship)]
             assert [(p.hexes[0], p.hexes[-1]) for p in pic.ships] == [(m.route[0], m.route[-1]) for m in ships]
             tiles = {m.hex for m in moves if isinstance(m, (LayTile, UpgradeTile))}

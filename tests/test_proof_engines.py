@@ -252,4 +252,4 @@ def test_the_deep_mode_settles_boards_only_complex_tiles_can_join():
             assert answer.verdict == "not clearable"
         else:
             assert answer.verdict == "clearable" and answer.upper_bound == truth and answer.min_rounds_proved
-            assert any(" + " in step for step in answer.plan.rounds[0].build)   # the crossing, one placement
+            assert any(" + " in str(step) for step in answer.plan.rounds[0].build)   # the crossing, one placement

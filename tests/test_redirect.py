@@ -10,7 +10,7 @@ from __future__ import annotations
 import pytest
 
 from solver.engine.moves import LayTile, Pass, RedirectTile, parse_tile
-from solver.engine.plan import Plan, RoundPlan, replay
+from solver.engine.plan import Plan, parse_round, replay
 from solver.engine.state import GameState, Rules
 from solver.games import load_instance
 from tests.conftest import INSTANCES
@@ -69,8 +69,8 @@ def test_redirect_is_refused_where_the_rules_refuse_it(tmp_path):
 def test_a_plan_with_a_redirect_replays_through_the_referee(tmp_path):
     inst = _row2(tmp_path)
     plan = Plan(inst.board.name, "easy", Rules(), {H("A1"): ["red"]},
-                [RoundPlan(0, None, None, ["tile B1 A1 B2", "redirect B1 A1 C1"],
-                           [{"from": "A1", "cube": "red", "route": "A1-C1"}, "pass"])])
+                [parse_round(0, None, None, ["tile B1 A1 B2", "redirect B1 A1 C1"],
+                             [{"from": "A1", "cube": "red", "route": "A1-C1"}, "pass"], 1, inst)])
     check = replay(inst, plan)
     assert check.error is None and check.state.cleared_round == 1 and check.state.spent_on_track == 5
 

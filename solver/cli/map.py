@@ -138,7 +138,7 @@ def render(instance: Path = INSTANCE,
         state = result.state
         from solver.engine.moves import Ship
         for i, rnd in enumerate(p.rounds, 1):
-            for step in round_moves(state, rnd, i):
+            for step in round_moves(rnd, i):
                 if isinstance(step.move, Ship):
                     ships.append((step.move.route, step.move.teleports))
     write_atomic(out, render_board(inst, state, ships))

@@ -240,7 +240,7 @@ def state_at(inst, plan, round_: int, at: str, where: str):
     for index, rnd in enumerate(plan.rounds[: round_ - 1], start=1):
         if state.is_terminal():
             break
-        for step in round_moves(state, rnd, index):
+        for step in round_moves(rnd, index):
             try:
                 state.apply(step.move)
             except IllegalMove as err:
@@ -249,7 +249,7 @@ def state_at(inst, plan, round_: int, at: str, where: str):
         while state.phase == "ship" and state.round == index:
             state.apply(Pass())
     if at == "ship" and round_ <= len(plan.rounds) and not state.is_terminal():
-        for step in round_moves(state, plan.rounds[round_ - 1], round_):
+        for step in round_moves(plan.rounds[round_ - 1], round_):
             if isinstance(step.move, EndBuild):
                 state.apply(step.move)
                 break

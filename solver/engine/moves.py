@@ -19,6 +19,8 @@ automatic income, expenses and round-marker steps. Notation (one move each):
                         D3 (the track it extends) and now faces F5 (base rules: "Redirecting an incomplete
                         track: $2"; the price is the board file's map_rules.redirect_cost)
     urbanize F5 black   place a new city tile on the town F5
+    D2-E3-F3-G3         (plans only: a BuildPath) new tiles on each inner hex, E3 and F3: from the anchor D2,
+                        the last one facing G3; `bonus D2-E3-F3-G3` lays them from the hand of bonus tiles (Zoo)
     build done          end the build phase
     ship D2 red D2-F4-H4        move the red cube from D2 along the stops D2, F4, H4
     ship B2 food B2-A5~M5-K6 discount C4   (Zoo: ~ is a teleport between exits)
@@ -146,7 +148,24 @@ class Pass:
         return "pass"
 
 
+@dataclass(frozen=True)
+class BuildPath:
+    """A plan's build step of new simple tiles along a path: the anchor, each new tile's hex, and the hex the
+    last tile points to. Not an engine move: the referee lays it as one LayTile per interior hex (`tiles`)."""
+
+    hexes: tuple[Hex, ...]
+    bonus: bool = False  # every tile from the hand of bonus tiles (Zoo)
+
+    def tiles(self) -> list[LayTile]:
+        return path_to_tiles(list(self.hexes), len(self.hexes) if self.bonus else 0)
+
+    def __str__(self) -> str:
+        return ("bonus " if self.bonus else "") + "-".join(str(h) for h in self.hexes)
+
+
 Move = IssueShares | SelectAction | LayTile | UpgradeTile | TownTrack | RedirectTile | Urbanize | EndBuild | Ship | UpgradeLocomotive | Pass
+BuildStep = BuildPath | LayTile | UpgradeTile | TownTrack | RedirectTile | Urbanize   # a plan round's build list
+ShipStep = Ship | UpgradeLocomotive | Pass                                              # a plan round's ship list
 
 
 def route_text(route: tuple[Hex, ...], teleports: tuple[int, ...] = ()) -> str:

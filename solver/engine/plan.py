@@ -14,6 +14,11 @@ A build step may also be one tile in move notation, for complex tiles:
 (a straight upgraded to a crossing), "town C2 C1" (a town tile's own track) or "redirect E4 D3 F5"
 (the open end of an incomplete track turned to face F5).
 
+In memory a round holds move values (solver/engine/moves.py: BuildPath, Urbanize, the tile moves, Ship,
+UpgradeLocomotive, Pass): the notation is parsed once, when a plan is read (`plan_from_json`, where its
+errors are the user's: exit 2), and written when it is saved (`RoundPlan.to_json`); the referee and the
+solvers never read text.
+
 The top level holds format, map, difficulty, readings (every reading of the
 map by its CLI name, solver/engine/readings.py), round_limit, setup, rounds and an
 optional free-text comment; any other field is an error (docs/instance-format.md).
@@ -31,8 +36,9 @@ from dataclasses import dataclass, field
 from solver.board.errors import InputError
 from solver.board.hexgrid import Hex
 from solver.board.instance import Instance
-from solver.engine.moves import (EndBuild, IssueShares, Move, Pass, SelectAction, Ship, UpgradeLocomotive, Urbanize,
-                          parse_path, parse_route, parse_tile, path_to_tiles, route_text)
+from solver.engine.moves import (BuildPath, BuildStep, EndBuild, IssueShares, LayTile, Move, Pass, RedirectTile,
+                                 SelectAction, Ship, ShipStep, TownTrack, UpgradeLocomotive, UpgradeTile, Urbanize,
+                                 parse_path, parse_route, parse_tile, route_text)
 from solver.engine.readings import BY_NAME, parse_settings, rules_from_fields, rules_from_names, stated_names
 from solver.engine.setup import Setup, setup_from_mapping, setup_to_json
 from solver.engine.state import GameState, IllegalMove, Rules
@@ -43,18 +49,21 @@ PLAN_FIELDS = {"format", "map", "difficulty", "readings", "rules", "round_limit"
 
 @dataclass
 class RoundPlan:
+    """One round as moves: solvers build it from move values and the referee plays them as they are;
+    notation is read once where a plan comes in (plan_from_json) and written where it goes out (to_json)."""
+
     shares: int = 0
     action: str | None = None
-    target: str | None = None
-    build: list[str] = field(default_factory=list)
-    ship: list = field(default_factory=list)  # "locomotive", "pass" or {"from", "cube", "route", "discount"}
+    target: Hex | None = None          # the hex a targeted action names (Rapa Nui's moai)
+    build: list[BuildStep] = field(default_factory=list)
+    ship: list[ShipStep] = field(default_factory=list)
 
     def to_json(self) -> dict:
         out = {"shares": self.shares, "action": self.action}
-        if self.target:
-            out["target"] = self.target
-        out["build"] = list(self.build)
-        out["ship"] = list(self.ship)
+        if self.target is not None:
+            out["target"] = str(self.target)
+        out["build"] = [str(step) for step in self.build]
+        out["ship"] = [ship_entry(step) for step in self.ship]
         return out
 
 
@@ -79,7 +88,10 @@ class Plan:
         return GameState.new(instance, self.setup, self.rules, round_limit=self.round_limit)
 
 
-def ship_entry(move: Ship) -> dict:
+def ship_entry(move: ShipStep) -> dict | str:
+    """A shipment step as the plan file writes it: {from, cube, route[, discount]}, "locomotive" or "pass"."""
+    if not isinstance(move, Ship):
+        return str(move)
     out = {"from": str(move.origin), "cube": move.colour, "route": route_text(move.route, move.teleports)}
     if move.discount is not None:
         out["discount"] = str(move.discount)
@@ -132,7 +144,7 @@ def plan_from_json(data, instance: Instance, where: str = "plan", overrides: lis
     rounds_data = data.get("rounds")
     if not isinstance(rounds_data, list):
         raise InputError("expected a list of rounds", f"{where}, key 'rounds'")
-    rounds = []
+    raw = []
     for i, r in enumerate(rounds_data):
         key = f"{where}, rounds[{i}]"
         if not isinstance(r, dict):
@@ -151,10 +163,11 @@ def plan_from_json(data, instance: Instance, where: str = "plan", overrides: lis
         for name in ("action", "target"):
             if r.get(name) is not None and not isinstance(r.get(name), str):
                 raise InputError(f"'{name}' must be a text or null, got {r.get(name)!r}", key)
-        rounds.append(RoundPlan(shares, r.get("action"), r.get("target"), build, ship))
-    for index, rnd in enumerate(rounds, start=1):
-        try:  # the notation is checked now, so its errors name the plan file
-            round_moves(None, rnd, index, instance)
+        raw.append((shares, r.get("action"), r.get("target"), build, ship))
+    rounds = []
+    for index, (shares, action, target, build, ship) in enumerate(raw, start=1):
+        try:  # the notation is read here, once, so its errors name the plan file
+            rounds.append(parse_round(shares, action, target, build, ship, index, instance))
         except InputError as err:
             raise InputError(str(err), where) from None
     if round_limit is not None and len(rounds) > round_limit:
@@ -185,51 +198,63 @@ class Replay:
         return f"blocker lock from round {self.lock['round']}: {self.lock['reason']}" if self.lock else None
 
 
-def round_moves(state: GameState | None, rnd: RoundPlan, index: int, instance: Instance | None = None) -> list[Step]:
-    """Translate one round of a plan into engine moves (bad notation or off-board hexes raise InputError)."""
-    inst = instance if instance is not None else state.instance if state is not None else None
-    steps = [Step(index, f"shares {rnd.shares}", IssueShares(rnd.shares))]
-    target = None
-    if rnd.target:
-        if inst is not None and rnd.action not in inst.ruleset.targeted_actions:
-            raise InputError(f"'target' {rnd.target!r} given, but action {rnd.action or 'none'!r} names no hex "
-                             f"(only {', '.join(sorted(inst.ruleset.targeted_actions)) or 'none on this map'} do)",
+def parse_round(shares: int, action: str | None, target, build: list[str], ship: list, index: int,
+                instance: Instance | None = None) -> RoundPlan:
+    """A round from its plan-file notation (bad notation or off-board hexes raise InputError naming round `index`)."""
+    if target:
+        if instance is not None and action not in instance.ruleset.targeted_actions:
+            raise InputError(f"'target' {target!r} given, but action {action or 'none'!r} names no hex "
+                             f"(only {', '.join(sorted(instance.ruleset.targeted_actions)) or 'none on this map'} do)",
                              f"round {index}")
-        target = _hex(rnd.target, index, "target", inst)
-    steps.append(Step(index, f"action {rnd.action or 'none'}", SelectAction(rnd.action, target)))
-    for text in rnd.build:
-        words = text.split()
-        if words and words[0] == "urbanize":
-            if len(words) != 3:
-                raise InputError(f"expected 'urbanize TOWN COLOUR', got {text!r}", f"round {index}")
-            steps.append(Step(index, text, Urbanize(_hex(words[1], index, text, inst), words[2])))
-            continue
-        if words and words[0] in ("tile", "upgrade", "town", "redirect"):  # one tile in move notation
-            try:
-                tile = parse_tile(text)
-            except ValueError as err:
-                raise InputError(str(err), f"round {index}") from None
-            steps.append(Step(index, text, tile))
-            continue
-        bonus = 0
-        if words and words[0] == "bonus":
-            words = words[1:]
-            bonus = 10**6
-        if len(words) != 1:
-            raise InputError(f"expected a build path like 'D2-E3-F3', got {text!r}", f"round {index}")
+        target = _hex(target, index, "target", instance)
+    return RoundPlan(shares, action, target or None, [parse_build(text, index, instance) for text in build],
+                     [parse_ship(entry, index, instance) for entry in ship])
+
+
+def parse_build(text: str, index: int, instance: Instance | None = None) -> BuildStep:
+    """One build step from its notation: 'D2-E3-F3', 'bonus D2-E3-F3', 'urbanize TOWN COLOUR' or one tile."""
+    words = text.split()
+    if words and words[0] == "urbanize":
+        if len(words) != 3:
+            raise InputError(f"expected 'urbanize TOWN COLOUR', got {text!r}", f"round {index}")
+        return Urbanize(_hex(words[1], index, text, instance), words[2])
+    if words and words[0] in ("tile", "upgrade", "town", "redirect"):  # one tile in move notation
         try:
-            path = parse_path(words[0])
+            return parse_tile(text)
         except ValueError as err:
-            raise InputError(f"{err} in build path {text!r}", f"round {index}") from None
-        _on_board(inst, path, index, f"build path {text!r}")
-        if len(path) < 3:
-            raise InputError(f"a build path names its anchor, at least one new tile and where it points: {text!r}",
-                             f"round {index}")
-        for tile in path_to_tiles(path, bonus):
-            steps.append(Step(index, f"{text}: {tile}", tile))
+            raise InputError(str(err), f"round {index}") from None
+    bonus = bool(words) and words[0] == "bonus"
+    if bonus:
+        words = words[1:]
+    if len(words) != 1:
+        raise InputError(f"expected a build path like 'D2-E3-F3', got {text!r}", f"round {index}")
+    try:
+        path = parse_path(words[0])
+    except ValueError as err:
+        raise InputError(f"{err} in build path {text!r}", f"round {index}") from None
+    _on_board(instance, path, index, f"build path {text!r}")
+    if len(path) < 3:
+        raise InputError(f"a build path names its anchor, at least one new tile and where it points: {text!r}",
+                         f"round {index}")
+    return BuildPath(tuple(path), bonus)
+
+
+def round_moves(rnd: RoundPlan, index: int) -> list[Step]:
+    """One round of a plan as the engine's moves, in order, each with its text for messages and reports."""
+    steps = [Step(index, f"shares {rnd.shares}", IssueShares(rnd.shares)),
+             Step(index, f"action {rnd.action or 'none'}", SelectAction(rnd.action, rnd.target))]
+    for build in rnd.build:
+        if isinstance(build, BuildPath):
+            steps.extend(Step(index, f"{build}: {tile}", tile) for tile in build.tiles())
+        elif isinstance(build, (Urbanize, LayTile, UpgradeTile, TownTrack, RedirectTile)):
+            steps.append(Step(index, str(build), build))
+        else:  # a solver's bug, not the user's input: plans hold moves, never text
+            raise TypeError(f"a plan's build step is a move, got {build!r}")
     steps.append(Step(index, "build done", EndBuild()))
     for entry in rnd.ship:
-        steps.append(Step(index, _ship_text(entry), _ship_move(entry, index, inst)))
+        if not isinstance(entry, (Ship, UpgradeLocomotive, Pass)):
+            raise TypeError(f"a plan's shipment step is a move, got {entry!r}")
+        steps.append(Step(index, str(entry), entry))
     return steps
 
 
@@ -253,17 +278,11 @@ def _on_board(instance: Instance | None, hexes, index: int, what: str) -> None:
         raise InputError(f"{', '.join(off)} is not on the board ({what})", f"round {index}")
 
 
-def _ship_text(entry) -> str:
-    if isinstance(entry, dict):
-        return f"ship {entry.get('from')} {entry.get('cube')} {entry.get('route')}" + (
-            f" discount {entry['discount']}" if entry.get("discount") else "")
-    return str(entry)
-
-
 SHIP_FIELDS = {"from", "cube", "route", "discount"}
 
 
-def _ship_move(entry, index: int, instance: Instance | None) -> Move:
+def parse_ship(entry, index: int, instance: Instance | None = None) -> ShipStep:
+    """One shipment step from the plan file: 'locomotive', 'pass' or {from, cube, route[, discount]}."""
     if entry == "locomotive":
         return UpgradeLocomotive()
     if entry == "pass":
@@ -301,7 +320,7 @@ def replay(instance: Instance, plan: Plan, observe=None) -> Replay:
             result.error = f"round {index}: the game is already over ({why})"
             result.failed_step = Step(index, "round", None)
             return result
-        for step in round_moves(state, rnd, index):
+        for step in round_moves(rnd, index):
             if observe is not None:
                 observe(index, step, state)
             try:

@@ -40,11 +40,11 @@ def plan_rounds_detail(instance: Instance, plan: Plan) -> list[dict]:
     return out
 
 
-def _build_costs(builds: list[str], steps: list[tuple[str, int]]) -> list[dict]:
+def _build_costs(builds: list, steps: list[tuple[str, int]]) -> list[dict]:
     """What each build of a round cost: the referee's spending across the steps the build became."""
     costs = []
-    for text in builds:
-        cost = 0
+    for build in builds:
+        text, cost = str(build), 0
         for k, (step, spent) in enumerate(steps[:-1]):
             if step == text or step.startswith(text + ": "):
                 cost += steps[k + 1][1] - spent

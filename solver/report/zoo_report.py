@@ -35,7 +35,7 @@ def plan_feedings(instance: Instance, plan: Plan) -> list[dict]:
         ships, used = [], 0
         before = state.bonus_tiles
         exit_used = False
-        for step in round_moves(state, rnd, i):
+        for step in round_moves(rnd, i):
             move = step.move
             if getattr(move, "bonus", False):
                 used += 1

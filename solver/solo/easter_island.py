@@ -35,7 +35,7 @@ import networkx as nx
 
 from solver.board.hexgrid import Hex
 from solver.board.instance import Instance
-from solver.engine.moves import IssueShares, Pass, SelectAction, Ship, UpgradeLocomotive
+from solver.engine.moves import BuildPath, IssueShares, Pass, SelectAction, Ship, UpgradeLocomotive, Urbanize
 from models.network import Network, cheapest_network
 from solver.engine.plan import RoundPlan, replay
 from solver.solo.round_search import Node, RoundPlanner, widths
@@ -169,7 +169,7 @@ class _Planner(RoundPlanner):
                     out[(stop, colour)] = best
         return out
 
-    def build_options(self, state: GameState, limit: int) -> list[list[str]]:
+    def build_options(self, state: GameState, limit: int) -> list[list[BuildPath]]:
         """Ways to spend this round's tiles on the target network: whole links, then part of one more.
 
         Only maximal choices are kept (no tile left unused that another link could take),
@@ -179,12 +179,12 @@ class _Planner(RoundPlanner):
         open_links = [i for i, link in enumerate(self.links) if prog[i] < len(link) - 2]
         rest = {i: len(self.links[i]) - 2 - prog[i] for i in open_links}
 
-        def path(i: int, tiles: int | None = None) -> str:
+        def path(i: int, tiles: int | None = None) -> BuildPath:
             link = self.links[i]
             stop = len(link) if tiles is None else prog[i] + tiles + 2
-            return "-".join(str(h) for h in link[prog[i]:stop])
+            return BuildPath(tuple(link[prog[i]:stop]))
 
-        options: list[list[str]] = [[]]
+        options: list[list[BuildPath]] = [[]]
         for k in range(1, len(open_links) + 1):
             found = False
             for combo in itertools.combinations(open_links, k):
@@ -210,9 +210,9 @@ class _Planner(RoundPlanner):
         value = {i: self._link_value(state, i) - rest[i] for i in open_links}
         by_path = {path(i): value[i] for i in open_links}
 
-        def option_value(paths: list[str]) -> float:
-            return sum(by_path.get(p, 0.3 * max((v for q, v in by_path.items() if q.startswith(p[:5])), default=0))
-                       for p in paths)
+        def option_value(paths: list[BuildPath]) -> float:  # a part of a link: 0.3 of a link with its start
+            return sum(by_path.get(p, 0.3 * max((v for q, v in by_path.items() if str(q).startswith(str(p)[:5])),
+                                                default=0)) for p in paths)
 
         best = sorted(options[1:], key=option_value, reverse=True)[: self.max_builds]
         return [[]] + best
@@ -260,8 +260,8 @@ class _Planner(RoundPlanner):
             limit = self.s.engineer_tile_limit if action == "engineer" else self.s.tile_limit
             for build in self.build_options(node.state, limit):
                 if action == "urbanization":
-                    build = [f"urbanize {self.black_town} black"] + build
-                played = self.with_shares(node.state, RoundPlan(0, action, str(target) if target else None, build))
+                    build = [Urbanize(self.black_town, "black")] + build
+                played = self.with_shares(node.state, RoundPlan(0, action, target, build))
                 if played is not None:
                     out.extend(self.ship_variants(node, *played, *self.variant.ship_breadth))
                 if self.out_of_time():

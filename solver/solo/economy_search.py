@@ -36,6 +36,7 @@ from dataclasses import dataclass
 
 from solver.board.hexgrid import Hex
 from solver.engine.economy import expenses, settle
+from solver.engine.moves import Pass, Ship, UpgradeLocomotive, Urbanize
 from solver.engine.plan import RoundPlan
 from solver.engine.state import GameState
 from solver.solo.track_catalogue import Catalogue
@@ -643,16 +644,16 @@ class EconomySearch:
         out = []
         while e.decision is not None:
             k, name, target, town, ids, ships = e.decision
-            build = [f"urbanize {town} black"] if town is not None else []
+            build = [Urbanize(town, "black")] if town is not None else []
             build += [self.cat.tracks[t].path() for t in ids]
             ship = []
             for st in ships:
                 if isinstance(st, tuple):
                     origin, colour, route = st
-                    ship.append({"from": str(origin), "cube": colour, "route": "-".join(str(h) for h in route)})
+                    ship.append(Ship(origin, colour, tuple(route)))
                 else:
-                    ship.append(st)
-            out.append(RoundPlan(k, name, str(target) if target is not None else None, build, ship))
+                    ship.append(UpgradeLocomotive() if st == "locomotive" else Pass())
+            out.append(RoundPlan(k, name, target, build, ship))
             e = e.parent
         return out[::-1]
 

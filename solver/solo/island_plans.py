@@ -19,9 +19,7 @@ from ortools.sat.python import cp_model
 from models.solo_game.restriction import (CandidateLink, Cube, PlanSpec, Route, build_restriction,
                                          minimize_rounds_then_shares, pair)
 from solver import interrupt
-from solver.board.hexgrid import Hex
-from solver.board.errors import InputError
-from solver.engine.moves import Pass, route_text
+from solver.engine.moves import BuildPath, Pass, Ship, ShipStep, UpgradeLocomotive, Urbanize
 from solver.engine.plan import round_moves
 from solver.engine.placement import track_hexes
 from solver.engine.state import IllegalMove
@@ -147,9 +145,8 @@ def plan_spec(state, per_pair: int = 2, max_links: int = 4, per_cube: int = 15,
         hint_laid[key] = when
     for rnd in hint or ():
         for entry in rnd.ship:
-            if isinstance(entry, dict):
-                stops_of = tuple(Hex.parse(t) for t in entry["route"].split("-"))
-                extra_routes.setdefault((stops_of[0], entry["cube"]), []).append(Route(stops_of))
+            if isinstance(entry, Ship):
+                extra_routes.setdefault((entry.route[0], entry.colour), []).append(Route(entry.route))
     prebuilt = frozenset(pair(*tuple(p)) for p in state.linked_pairs())
     pairs = {pair(link.a, link.b) for link in links} | set(prebuilt)
     routes = cube_routes(state, pairs, base.towns, max_links, per_cube)
@@ -176,7 +173,7 @@ def hint_links(state, hint: list[RoundPlan]) -> list[tuple]:
     probe, laid_in = state.clone(), {}
     try:
         for i, rnd in enumerate(hint):
-            for step in round_moves(probe, rnd, probe.round):
+            for step in round_moves(rnd, probe.round):
                 probe.apply(step.move)
             while probe.phase == "ship":
                 probe.apply(Pass())
@@ -184,7 +181,7 @@ def hint_links(state, hint: list[RoundPlan]) -> list[tuple]:
                 laid_in.setdefault(h, state.round + i)
             if probe.is_terminal():
                 break
-    except (IllegalMove, InputError):
+    except IllegalMove:
         return []
     out = []
     for link in probe.links():
@@ -256,10 +253,9 @@ def add_hint(pm, spec: PlanSpec, rounds: list[RoundPlan]) -> None:
             if q == r:
                 pm.model.AddHint(v, int(a == (rnd.action or "none")))
         for k, entry in enumerate(rnd.ship):
-            if isinstance(entry, dict):
-                shipped.setdefault((Hex.parse(entry["from"]), entry["cube"]), []).append(
-                    (r, k, tuple(Hex.parse(t) for t in entry["route"].split("-"))))
-            elif entry == "locomotive":
+            if isinstance(entry, Ship):
+                shipped.setdefault((entry.origin, entry.colour), []).append((r, k, entry.route))
+            elif isinstance(entry, UpgradeLocomotive):
                 upgrades.add((r, k))
     for (key, r), v in pm.laid.items():
         pm.model.AddHint(v, sum(1 for q in spec.hint_laid.get(key, ()) if q <= r))
@@ -291,10 +287,10 @@ def decode(spec: PlanSpec, pm, solver) -> list[RoundPlan]:
             if q == r and val(v) and a != "none":
                 rp.action = a
         if rp.action == "rapa-nui":
-            rp.target = next(str(h) for (q, h), v in pm.rapa.items() if q == r and val(v))
+            rp.target = next(h for (q, h), v in pm.rapa.items() if q == r and val(v))
         for (q, t), v in pm.urb.items():
             if q == r and val(v):
-                rp.build.append(f"urbanize {t} black")
+                rp.build.append(Urbanize(t, "black"))
         for link in spec.links:
             now = val(pm.laid[link.key, r])
             before = val(pm.laid[link.key, r - 1]) if r > pm.rounds[0] else 0
@@ -302,16 +298,16 @@ def decode(spec: PlanSpec, pm, solver) -> list[RoundPlan]:
                 # anchor (its stop or the open end), the tiles of this round, what the last one points to
                 anchor = link.a if before == 0 else link.hexes[before - 1]
                 ahead = link.b if now == len(link.hexes) else link.hexes[now]
-                rp.build.append("-".join(str(h) for h in (anchor, *link.hexes[before:now], ahead)))
+                rp.build.append(BuildPath((anchor, *link.hexes[before:now], ahead)))
         for k in range(spec.base.shipments_per_round):
-            entry = "pass"
+            entry: ShipStep = Pass()
             if val(pm.upgrade[r, k]):
-                entry = "locomotive"
+                entry = UpgradeLocomotive()
             for (key, q, s), v in pm.when.items():
                 if q == r and s == k and val(v):
                     cube = cube_of[key]
                     i = next(i for i in range(len(cube.routes)) if val(pm.take[key, i]))
-                    entry = {"from": str(cube.origin), "cube": cube.colour, "route": route_text(cube.routes[i].stops)}
+                    entry = Ship(cube.origin, cube.colour, tuple(cube.routes[i].stops))
             rp.ship.append(entry)
         out.append(rp)
     return out

@@ -14,6 +14,7 @@ says it clears.
 """
 from __future__ import annotations
 
+from solver.engine.moves import BuildPath, LayTile, Pass, Ship, TownTrack, UpgradeLocomotive, UpgradeTile, Urbanize
 from solver.engine.plan import Plan, RoundPlan, replay
 from solver.engine.scenario import Scenario
 from solver.engine.track_tiles import tile_set_of
@@ -67,10 +68,10 @@ def decode(state0, scenario: Scenario, pattern: list, bounds: LinkBounds,
             if span is None:
                 if len(chain) == 2 and due[p] == r:  # a town tile's own track
                     town, stop = (p if p[0] in state0.board.towns else (p[1], p[0]))
-                    build.append(f"town {town} {stop}")
+                    build.append(TownTrack(town, stop))
                 continue
             first, last = span
-            build.append("-".join(str(h) for h in chain[first - 1:last + 2]))
+            build.append(BuildPath(tuple(chain[first - 1:last + 2])))
         builds.append(build)
     return _with_shares(scenario, state0, _rounds(state0, pattern, builds))
 
@@ -116,7 +117,7 @@ def _decode_hexes(state0, scenario: Scenario, pattern: list, bounds: LinkBounds,
     """The general decoder, when the one above finds no track: the shipments' links as chains that may
     share a hex as a complex tile of the tile set (with complex tiles on), each round's links within
     the tiles laid by then, and any further links (short ones, chosen by the model) that join every
-    ruin for the clear; laid hex by hex in move notation ("tile E4 D3 G4 + C4 F5")."""
+    ruin for the clear; laid hex by hex (LayTile, UpgradeTile, TownTrack moves)."""
     board = state0.board
     due = first_use(pattern)
     required = sorted(due)
@@ -231,8 +232,7 @@ def _schedule(state0, pattern: list, chains: dict, due: dict, limits: list,
         for q in range(len(pattern), r - 1, -1):   # tiles this round so that later rounds can keep up
             left = sum(1 for k in items if k not in done and deadline[k] <= q)
             need = max(need, left - sum(limits[r:q]))
-        steps = [f"town {a if a in board.towns else b} {b if a in board.towns else a}"
-                 for a, b in direct if due[(a, b)] == r]
+        steps = [TownTrack(a, b) if a in board.towns else TownTrack(b, a) for a, b in direct if due[(a, b)] == r]
         used = len(steps)
         touched: set = set()
         while used < need or any(k not in done and deadline[k] <= r for k in items):
@@ -250,9 +250,9 @@ def _schedule(state0, pattern: list, chains: dict, due: dict, limits: list,
             laid.setdefault(h, []).extend(items[k])
             (a, b), *more = items[k]
             if part == 1:
-                steps.append(f"upgrade {h} {a} {b}")
+                steps.append(UpgradeTile(h, a, b))
             else:
-                steps.append(f"tile {h} {a} {b}" + (f" + {more[0][0]} {more[0][1]}" if more else ""))
+                steps.append(LayTile(h, a, b, second=(more[0][0], more[0][1]) if more else None))
         builds.append(steps)
     return builds, ""
 
@@ -266,8 +266,8 @@ def _rounds(state0, pattern: list, builds: list) -> list[RoundPlan]:
     out = []
     for r, ((record, pos), steps) in enumerate(zip(pattern, builds), start=1):
         name, target, k, moves, _ = record
-        build = [f"urbanize {town} {colour}" for town, (q, colour) in new_cities.items() if q == r] + steps
-        ship = [{"from": str(m[2][0]), "cube": m[1], "route": "-".join(str(h) for h in m[2])} if m[0] == "ship"
-                else m[0] for m in moves]
-        out.append(RoundPlan(0, name, str(target) if target is not None else None, build, ship))
+        build = [Urbanize(town, colour) for town, (q, colour) in new_cities.items() if q == r] + steps
+        ship = [Ship(m[2][0], m[1], tuple(m[2])) if m[0] == "ship"
+                else UpgradeLocomotive() if m[0] == "locomotive" else Pass() for m in moves]
+        out.append(RoundPlan(0, name, target, build, ship))
     return out

@@ -18,6 +18,7 @@ from __future__ import annotations
 import dataclasses
 
 from solver.board.instance import Instance
+from solver.engine.moves import BuildPath, BuildStep, Urbanize
 from solver.engine.plan import Plan, Replay, replay
 
 
@@ -28,17 +29,15 @@ class Pruned:
     removed: list[str] = dataclasses.field(default_factory=list)  # "round 8: D2-E3-D4", for the answer
 
 
-def _cuts(entry: str) -> list[str | None]:
+def _cuts(entry: BuildStep) -> list[BuildStep | None]:
     """What a build step may become, smallest first: nothing, then the path with fewer tiles."""
-    words = entry.split()
-    if not words or words[0] == "urbanize":
+    if isinstance(entry, Urbanize):
         return []  # a new city is not track
-    if words[0] in ("tile", "upgrade", "town"):
-        return [None]
-    prefix = "bonus " if words[0] == "bonus" else ""
-    hexes = words[-1].split("-")
+    if not isinstance(entry, BuildPath):
+        return [None]  # one tile
+    hexes = entry.hexes
     # a path is anchor, tiles..., and the hex the last tile points to: keep 1 .. n-1 of its n tiles
-    return [None] + [prefix + "-".join(hexes[:keep + 2]) for keep in range(1, len(hexes) - 2)]
+    return [None] + [BuildPath(hexes[:keep + 2], entry.bonus) for keep in range(1, len(hexes) - 2)]
 
 
 def _key(check: Replay) -> tuple:

@@ -16,8 +16,8 @@ from dataclasses import dataclass
 from solver import interrupt
 from solver.board.errors import InputError
 from solver.board.hexgrid import Hex
-from solver.engine.moves import Pass, Ship, UpgradeLocomotive
-from solver.engine.plan import RoundPlan, ship_entry, round_moves
+from solver.engine.moves import Pass
+from solver.engine.plan import RoundPlan, round_moves
 from solver.engine.state import GameState, IllegalMove
 
 
@@ -25,13 +25,6 @@ from solver.engine.state import GameState, IllegalMove
 class Node:
     state: GameState
     rounds: list[RoundPlan]
-
-
-def entry(move) -> object:
-    """A shipment step as the plan file writes it."""
-    if isinstance(move, Ship):
-        return ship_entry(move)
-    return "locomotive" if isinstance(move, UpgradeLocomotive) else "pass"
 
 
 def widths(largest: int) -> list[int]:
@@ -103,11 +96,11 @@ class RoundPlanner:
     def play(self, state: GameState, rnd: RoundPlan, until_ship: bool = False) -> GameState | None:
         """Play one round on a copy; None if the engine refuses any step."""
         probe = state.clone()
-        key = (probe.round, rnd.shares, rnd.action, rnd.target, tuple(rnd.build), tuple(map(str, rnd.ship)))
+        key = (probe.round, rnd.shares, rnd.action, rnd.target, tuple(rnd.build), tuple(rnd.ship))
         try:
             moves = self._moves.get(key)
             if moves is None:
-                moves = self._moves[key] = [step.move for step in round_moves(probe, rnd, probe.round)]
+                moves = self._moves[key] = [step.move for step in round_moves(rnd, probe.round)]
             for move in moves:
                 probe.apply(move)
                 if until_ship and probe.phase == "ship":
@@ -159,7 +152,7 @@ class RoundPlanner:
                     done.apply(second)
                 while done.phase == "ship":
                     done.apply(Pass())
-                entries = [entry(first)] + ([entry(second)] if second is not None else [])
+                entries = [first] + ([second] if second is not None else [])
                 full = RoundPlan(rnd.shares, rnd.action, rnd.target, rnd.build, entries)
                 self.explored += 1
                 if done.accounts.get("shortfall"):

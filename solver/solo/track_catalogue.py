@@ -10,6 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from solver.board.hexgrid import Hex
+from solver.engine.moves import BuildPath
 from solver.engine.placement import track_hexes
 from solver.engine.state import GameState
 
@@ -23,8 +24,9 @@ class Track:
     cost: int          # terrain cost of its tiles (town fees are added when it is laid)
     mask: int          # its hexes as bits of the catalogue's hex index
 
-    def path(self) -> str:
-        return "-".join(str(h) for h in (self.ends[0], *self.hexes, self.ends[1]))
+    def path(self) -> BuildPath:
+        """The track as one build step, laid from its first stop."""
+        return BuildPath((self.ends[0], *self.hexes, self.ends[1]))
 
 
 class Catalogue:

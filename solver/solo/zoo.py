@@ -37,7 +37,7 @@ import networkx as nx
 from solver import interrupt, progress
 from solver.board.hexgrid import Hex
 from solver.board.instance import Instance
-from solver.engine.moves import Pass, Ship, UpgradeLocomotive
+from solver.engine.moves import BuildPath, Pass, Ship, UpgradeLocomotive
 from solver.engine.placement import can_lay_track
 from models.network import Network, board_graph, cheapest_network
 from solver.engine.plan import RoundPlan, round_moves
@@ -203,7 +203,7 @@ class _Planner(RoundPlanner):
             self.feeders.setdefault(d, []).append((o, INF if plain is None else plain, INF if disc is None else disc))
 
     # -- building ---------------------------------------------------------------------
-    def build_options(self, state: GameState, limit: int, bonus: int) -> list[list[str]]:
+    def build_options(self, state: GameState, limit: int, bonus: int) -> list[list[BuildPath]]:
         prog = self.progress(state)
         blocked = {h for h in state.track}
         open_links = [i for i, link in enumerate(self.links) if prog[i] < len(link) - 2
@@ -239,22 +239,22 @@ class _Planner(RoundPlanner):
             out.append(self._paths(prog, alloc, bonus))
         return out
 
-    def _paths(self, prog: list[int], alloc: dict[int, int], bonus: int) -> list[str]:
-        """Path strings for the allocation, the first `bonus` tiles from the hand of bonus tiles."""
+    def _paths(self, prog: list[int], alloc: dict[int, int], bonus: int) -> list[BuildPath]:
+        """Build paths for the allocation, the first `bonus` tiles from the hand of bonus tiles."""
         paths = []
         for i, tiles in alloc.items():
             link = self.links[i]
             start = prog[i]
             take = min(bonus, tiles)
             if take:
-                paths.append("bonus " + "-".join(str(h) for h in link[start:start + take + 2]))
+                paths.append(BuildPath(tuple(link[start:start + take + 2]), bonus=True))
                 bonus -= take
                 start += take
                 tiles -= take
             if tiles:
-                paths.append("-".join(str(h) for h in link[start:start + tiles + 2]))
+                paths.append(BuildPath(tuple(link[start:start + tiles + 2])))
         # bonus paths first (the engine lays in order; they do not count toward the limit)
-        return sorted(paths, key=lambda p: not p.startswith("bonus"))
+        return sorted(paths, key=lambda p: not p.bonus)
 
     def _link_value(self, state: GameState, i: int) -> float:
         board = self.instance.board

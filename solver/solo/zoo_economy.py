@@ -30,7 +30,7 @@ Every plan is decoded into a RoundPlan and replayed by the referee before anyone
 from __future__ import annotations
 
 from solver.board.hexgrid import Hex
-from solver.engine.moves import route_text
+from solver.engine.moves import BuildPath, Pass, Ship, UpgradeLocomotive
 from solver.engine.plan import RoundPlan
 from solver.engine.state import GameState
 from solver.solo.economy_search import Catalogue, EconomySearch, _bits
@@ -460,27 +460,23 @@ class ZooSearch(EconomySearch):
                     a, b, hexes = b, a, hexes[::-1]
                 stops = [a, *hexes, b]
                 n = bonus.get(t, 0)
-                text = lambda seq: "-".join(str(h) for h in seq)  # noqa: E731
                 if n == 0:
-                    build.append(text(stops))
+                    build.append(BuildPath(tuple(stops)))
                 elif n >= len(hexes):
-                    build_bonus.append("bonus " + text(stops))
+                    build_bonus.append(BuildPath(tuple(stops), bonus=True))
                 else:
-                    build_bonus.append("bonus " + text(stops[:n + 2]))
-                    build.append(text(stops[n:]))
+                    build_bonus.append(BuildPath(tuple(stops[:n + 2]), bonus=True))
+                    build.append(BuildPath(tuple(stops[n:])))
             ship = []
             for st in ships:
                 if isinstance(st, tuple):
                     origin, opt, disc = st
                     route, tele = opt[3], opt[4]
                     colour = goods[origin].pop()
-                    entry = {"from": str(origin), "cube": colour,
-                             "route": route_text(route, (tele,) if tele is not None else ())}
-                    if disc and opt[6] is not None:
-                        entry["discount"] = str(opt[6])
-                    ship.append(entry)
+                    ship.append(Ship(origin, colour, tuple(route), (tele,) if tele is not None else (),
+                                     opt[6] if disc and opt[6] is not None else None))
                 else:
-                    ship.append(st)
+                    ship.append(UpgradeLocomotive() if st == "locomotive" else Pass())
             out.append(RoundPlan(k, name, None, build_bonus + build, ship))
         return out
 
