@@ -695,18 +695,14 @@ def _settle(answer: Answer, bound, limit: int) -> None:
 
 
 def _decoded(answer: Answer, scenario: Scenario, state0, bound, accept) -> None:
-    """The plan side of an engine's "may clear" (the link search's abstract clear): a proposed plan, which
+    """The plan side of each engine's "may clear" (the link search's abstract clear): a proposed plan, which
     counts only if the referee replays it (accept)."""
-    from solver.solo.link_plans import decode
     for verdict in bound.patterns:
-        if verdict.engine != "link search":
-            continue
-        pattern, link_bounds = verdict.pattern
-        plan, why = decode(state0, scenario, pattern, link_bounds)
+        plan, why = verdict.pattern.realise(state0, scenario)   # proofs/base.Pattern
         answer.search.setdefault("decoded", []).append({"engine": verdict.engine, "plan": plan is not None,
                                                         "note": why})
         if plan is not None:
-            accept(Node(state=None, rounds=list(plan.rounds)), "link search, decoded")
+            accept(Node(state=None, rounds=list(plan.rounds)), f"{verdict.engine}, decoded")
 
 
 def _restricted(answer: Answer, state0, last_round: int, params: SolveParams, start, accept,
