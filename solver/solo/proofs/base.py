@@ -95,7 +95,7 @@ class Position:
     zoo_graph: StopGraph | None = None   # Zoo: the any-network stop graph (solver.solo.zoo.potential_graph)
     known_bound: int = 1             # rounds below this are already proved not enough (by engines asked before)
     cache: dict = field(default_factory=dict)
-    asked: list[dict] = field(default_factory=list)  # every verdict given here (answer.search["proofs"], the fuzzer)
+    asked: list = field(default_factory=list)  # every verdict given here (answer.search["proofs"], the fuzzer)
 
     @property
     def ruleset(self) -> str:
