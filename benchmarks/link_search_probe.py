@@ -77,7 +77,7 @@ def main() -> None:
             t0 = time.monotonic()
             bounds = LinkBounds(state, args.packing_time)
             verdict = prove_by(state, lower, work=args.work, packing_time=args.packing_time, bounds=bounds)
-            row = {"difficulty": d, "seed": seed, "lower_bound": lower, "status": verdict.status,
+            row = {"difficulty": d, "seed": seed, "lower_bound": lower, "status": verdict.status.value,
                    "positions": verdict.nodes, "refuted": verdict.refuted, "detail": verdict.detail, "decoded": "",
                    "decode_note": "", "plan_rounds": ""}
             if verdict.pattern is not None:

@@ -20,7 +20,7 @@ from solver.engine.state import GameState, Rules
 from solver.solo.proofs.counting import island_rounds_bound as rounds_lower_bound
 from solver.solo.exhaustive import earliest_clear
 from solver.solo.link_plans import decode
-from solver.solo.link_search import LinkBounds, Nogood, _looser, pattern_fits, prove_by
+from solver.solo.link_search import LinkBounds, Nogood, looser, pattern_fits, prove_by
 from solver.solo.soundness import random_board
 from tests.helpers import H, instance
 
@@ -131,8 +131,8 @@ def test_a_nogood_refutes_exactly_the_histories_at_least_as_tight_as_its_own():
     assert not whole.refutes({ab: 2}, (3, 6, 9, 12), True)
     assert not whole.refutes({ab: 1}, (3, 6, 9, 12, 15), True)
     # dominance keeps only a history no tighter than the one it drops
-    assert _looser({ab: 3}, (3, 7), {ab: 2}, (3, 6)) and not _looser({ab: 2}, (3, 6), {ab: 3}, (3, 7))
-    assert _looser({}, (3, 6), {ab: 2}, (3, 6)) and not _looser({ab: 2}, (3, 6), {}, (3, 6))
+    assert looser({ab: 3}, (3, 7), {ab: 2}, (3, 6)) and not looser({ab: 2}, (3, 6), {ab: 3}, (3, 7))
+    assert looser({}, (3, 6), {ab: 2}, (3, 6)) and not looser({ab: 2}, (3, 6), {}, (3, 6))
 
 
 def test_a_nogood_learnt_from_a_clear_refutes_no_clear_in_a_later_round():

@@ -253,3 +253,20 @@ def test_the_deep_mode_settles_boards_only_complex_tiles_can_join():
         else:
             assert answer.verdict == "clearable" and answer.upper_bound == truth and answer.min_rounds_proved
             assert any(" + " in str(step) for step in answer.plan.rounds[0].build)   # the crossing, one placement
+
+
+def test_a_may_clear_pattern_realises_itself_as_a_plan_the_referee_replays():
+    # the plan side asks the pattern (proofs/base.Pattern), never the engine's name: the link search's
+    # abstract clear through the crossing realises as a plan that the referee replays to a clear in round 1
+    from solver.engine.plan import replay
+    from solver.engine.scenario import Scenario
+    from solver.solo.proofs import Pattern, ask
+    deep = dataclasses.replace(PARAMS, prove=True, prove_time=5.0)
+    inst = instance("tiny/tiny-crossing.toml")
+    red = {H("A2"): ["red", "red"]}
+    state, position = _position(inst, red, 1, deep)
+    verdict = ask(LinkSearch(), position, 1)
+    assert verdict.status == MAY_CLEAR and isinstance(verdict.pattern, Pattern)
+    plan, why = verdict.pattern.realise(state, Scenario(inst, "easy", red))
+    assert plan is not None, why
+    assert replay(inst, plan).state.cleared_round == 1

@@ -659,17 +659,13 @@ def _complex_only(p: Pipeline) -> None:
 
 
 def _decoded(p: Pipeline, offer) -> None:
-    """The plan side of an engine's "may clear" (the link search's abstract clear): a proposed plan, which
+    """The plan side of each engine's "may clear" (the link search's abstract clear): a proposed plan, which
     counts only if the referee replays it (`offer(rounds, source)`)."""
-    from solver.solo.link_plans import decode
     for verdict in p.bound.patterns:
-        if verdict.engine != "link search":
-            continue
-        pattern, link_bounds = verdict.pattern
-        plan, why = decode(p.state0, p.scenario, pattern, link_bounds)
+        plan, why = verdict.pattern.realise(p.state0, p.scenario)   # proofs/base.Pattern
         p.answer.search.add("decoded", {"engine": verdict.engine, "plan": plan is not None, "note": why})
         if plan is not None:
-            offer(list(plan.rounds), "link search, decoded")
+            offer(list(plan.rounds), f"{verdict.engine}, decoded")
 
 
 def _restricted(p: Pipeline, last_round: int, params: SolveParams, key: str = "restriction",

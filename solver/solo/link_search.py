@@ -55,13 +55,13 @@ by round R and map it round by round, with L_r = the pairs its shipments have us
    its cubes outnumber the shipment steps left.
 7. Round-by-round track (nogoods): a history is also judged by when each pair was first used and the
    tiles its rounds allowed. When an abstract clear survives pricing but no track can follow it round
-   by round (`_fits`: one packing where the pairs first used by round r take at most the tiles of
+   by round (`fits`, link_nogoods.py: one packing where the pairs first used by round r take at most the tiles of
    rounds 1..r; a complete link is never removed, so the real play's first link for each pair is in
    its final track and was laid by the pair's first use), `refute` keeps a Nogood: pairs with rounds,
    cumulative budgets (and the network, for a whole clear) that no track meets. A history that needs
    each of those pairs no later, with no more tiles by any of those rounds, has the same dead end
    (`Nogood.refutes`), so it is dropped; point 6's dominance then also asks that the kept history be
-   no tighter (`_looser`), so no nogood drops it where it would not drop the other. A nogood learnt from
+   no tighter (`looser`), so no nogood drops it where it would not drop the other. A nogood learnt from
    a whole clear (with the network) refutes only clears no later than its own: a later clear may finish
    the network with its later rounds' tiles. The packing also
    knows the laying order (its point 8: a hex two links share was laid by the earlier link's round,
@@ -80,26 +80,52 @@ from __future__ import annotations
 import heapq
 import math
 from dataclasses import dataclass, field
+from enum import Enum, StrEnum
+from typing import TYPE_CHECKING, NamedTuple
 
 import networkx as nx
-from ortools.sat.python import cp_model
 
-from models.link_packing import PackingBoard, build_packing, solve_packing
+from models.link_packing import PackingBoard, solve_packing
 from solver import interrupt
 from solver.board.hexgrid import Hex
 from solver.engine.economy import below_floor, cover, expenses, income_reduction
 from solver.engine.placement import track_hexes
 from solver.engine.track_tiles import complex_kind, complex_rules, tile_set_of
+# point 7 (round-by-round track) lives in link_nogoods.py; the plan side (link_plans.py) and the tests read
+# an abstract clear's first uses, tile limits and fit from here as before
+from solver.solo.link_nogoods import (Fit, Nogood, first_use, fits, looser, pattern_fits, refute,  # noqa: F401
+                                      round_limits, tile_rules, town_lasts)
+
+if TYPE_CHECKING:
+    from solver.engine.state import GameState
 
 NAME = "link search"
 
 
+class Status(StrEnum):
+    """What the search settles about round R (the proof engines' words: proofs/base.py)."""
+
+    NO_CLEAR = "no clear"     # proved: no play clears by round R
+    MAY_CLEAR = "may clear"   # an abstract clear survives exact pricing (handed to the plan side)
+    OPEN = "open"             # out of work, or a clear whose link sets the packing model could not price
+
+
+class Refined(Enum):
+    """What pricing a link set with the packing model (`LinkBounds.refine`) changed."""
+
+    ROSE = "a bound rose"     # search again: the raised bounds may exclude clears found so far
+    SAME = "no bound rose"
+    UNDECIDED = "no proven bound in the model's time"   # nothing learnt
+
+
 @dataclass(frozen=True)
-class Verdict:
-    status: str           # "no clear" (proved), "may clear", "open"
+class SearchResult:
+    """The answer of `prove_by` (proofs/links.py turns it into the engine's Verdict)."""
+
+    status: Status
     detail: str
-    nodes: int
-    pattern: list | None = None   # the abstract rounds of a clear ("may clear")
+    nodes: int                    # abstract positions searched
+    pattern: list | None = None   # the abstract rounds of a clear (MAY_CLEAR)
     refuted: int = 0              # abstract clears refuted round by round (point 7's nogoods)
 
 
@@ -188,11 +214,11 @@ class LinkBounds:
     def money(self, links: frozenset) -> int:
         return max(math.ceil(sum(self.single[p][1] for p in links) / 2), self.exact.get((links, "cost"), 0))
 
-    def refine(self, links: frozenset, now: tuple[int, int], connect: tuple = ()) -> str:
+    def refine(self, links: frozenset, now: tuple[int, int], connect: tuple = ()) -> Refined:
         """Price `links` with the packing model (with `connect`: in a network that also joins those stops,
-        keyed apart): 'rose' (a bound rose above `now`, (tiles, money): search again), 'same', or
-        'undecided' (the model found no proven bound in its time: nothing learnt)."""
-        out = "same"
+        keyed apart): ROSE (a bound rose above `now`, (tiles, money): search again), SAME, or UNDECIDED
+        (the model found no proven bound in its time: nothing learnt)."""
+        out = Refined.SAME
         tag = "connect-" if connect else ""
         for objective, before in (("tiles", now[0]), ("cost", now[1])):
             if (links, tag + objective) in self.exact:
@@ -202,11 +228,11 @@ class LinkBounds:
             if status == "infeasible":
                 value = 1 << 20  # no track joins them all: no play has these links
             elif value is None:
-                out = "undecided" if out == "same" else out
+                out = Refined.UNDECIDED if out == Refined.SAME else out
                 continue
             self.exact[links, tag + objective] = value
             if value > before:
-                out = "rose"
+                out = Refined.ROSE
         return out
 
 
@@ -236,15 +262,6 @@ def tile_tests(state) -> tuple:
     """(tile_exists, is_crossing) under the game's reading complex-tile-set, as the packing calls them."""
     tile_set = tile_set_of(state)
     return (lambda h, a, b: tile_exists(h, a, b, tile_set)), (lambda h, a, b: is_crossing(h, a, b, tile_set))
-
-
-def tile_rules(state, towns: dict) -> dict:
-    """The packing's points 8 and 9 for this game (build_packing keywords): whether an upgrade counts as
-    a tile, and each town's last round as a town (`towns`: the history's urbanized ones; urbanized
-    before the search: never a town; the rest: all game)."""
-    rules = complex_rules(state)
-    return {"upgrade_counts": bool(rules and rules["upgrade_counts_as_tile"]),
-            "town_tiles": {t: 0 if t in state.new_cities else towns.get(t, 1 << 30) for t in state.board.towns}}
 
 
 # -- the abstract game ------------------------------------------------------------------------------------
@@ -291,17 +308,85 @@ def _envelope(scenario) -> callable:
     return g
 
 
+def _actions(s, rules, pos: Pos) -> list:
+    """(name, target) of each action the engine would allow, cash aside."""
+    out = []
+    if not rules.strict_action:
+        out.append((None, None))
+    for name in s.actions:
+        if name in pos.blockers:
+            continue  # "You cannot select an action that has an action blocker on it."
+        if name == "locomotive" and pos.loco >= s.max_locomotive and not rules.idle_actions:
+            continue
+        if name == "urbanization" and not pos.supply and not rules.idle_actions:
+            continue
+        if name == "rapa-nui":
+            least = 1 if rules.rapa_nui_remnant else 2
+            out.extend((name, h) for h, cubes in pos.goods if len(cubes) >= least)
+            if rules.idle_actions:
+                out.append((name, None))
+            continue
+        out.append((name, None))
+    return out
+
+
+def _completion(b: LinkBounds, ruins: list, links: frozenset, allowance: int) -> tuple[int, frozenset] | None:
+    """Point 4: the least money of a network joining every ruin that contains `links`, if the tiles fit,
+    and the pairs of one such network (the money tree's, for the plan side)."""
+    from models.steiner.api import solve_steiner
+    out, tree = [], frozenset()
+    for idx, key in ((0, "tiles"), (1, "money")):
+        g = nx.Graph()
+        g.add_nodes_from(ruins)
+        for p in b.single:
+            x, y = sorted(p)
+            g.add_edge(x, y, weight=0 if p in links else b.single[p][idx])
+        res = solve_steiner(g, ruins)
+        if res.status == "infeasible":
+            return None
+        have = sum(b.single[p][idx] for p in links)
+        own = b.tiles(links) if key == "tiles" else b.money(links)
+        joined = b.exact.get((links, "connect-" + ("tiles" if key == "tiles" else "cost")), 0)
+        out.append(max(own, joined, math.ceil((have + res.lower_bound) / 2)))
+        tree = frozenset(frozenset(e) for e in res.edges) - links
+    tiles, money = out
+    return (money, tree) if tiles <= allowance else None
+
+
+@dataclass(frozen=True)
+class _Action:
+    """A round's action as the abstract game plays it (point 1), before its shipments."""
+
+    name: str | None      # None: no action (where the readings allow it)
+    target: Hex | None    # Rapa Nui's moai
+    cost: int             # the action's price
+    gain: int             # the cash it gives after paying (Rapa Nui)
+    loco: int             # the locomotive after it
+    limit: int            # the tiles the round allows (more with Engineer)
+    goods: dict           # the cubes after it (Rapa Nui swaps a moai's top and bottom cubes)
+    blockers: frozenset
+    cities: tuple         # towns turned into cities, ((town, colour), ...): urbanization adds one
+    supply: tuple         # new city colours left
+
+
+class _Shipped(NamedTuple):
+    """The round's shipment steps after an action (point 1)."""
+
+    goods: dict           # the cubes left
+    links: frozenset      # L': the links used so far
+    loco: int
+    carried: int          # links the deliveries used (each raises income by 1)
+    record: list          # the steps: ("ship", colour, route), ("locomotive",) or ("pass",)
+
+
 @dataclass
-class _Game:
-    state: object
+class _Rounds:
+    """One round of the abstract game (points 1 to 5): its actions, shipments, money and clear."""
+
+    state: GameState
     bounds: LinkBounds
     last_round: int
-    work: int
     share_cap: int | None = None  # at most this many shares in all (the fewest-shares question)
-    nodes: int = 0
-    seen: dict = field(default_factory=dict)
-    nogoods: list = field(default_factory=list)   # point 7: Nogood, shared by the restarts of prove_by
-    checked: dict = field(default_factory=dict)   # point 7: (dues, allowances) of a prefix -> no track for it
 
     def __post_init__(self):
         st = self.state
@@ -317,33 +402,16 @@ class _Game:
             self.adj.setdefault(a, []).append(b)
             self.adj.setdefault(b, []).append(a)
 
-    # -- a round -------------------------------------------------------------------------------------------
-    def actions(self, pos: Pos, money: Money):
-        """(name, target, cash change before the build, gain after paying) the engine would allow, cash aside."""
-        s, rules = self.s, self.rules
-        out = []
-        if not rules.strict_action:
-            out.append((None, None))
-        for name in s.actions:
-            if name in pos.blockers:
-                continue  # "You cannot select an action that has an action blocker on it."
-            if name == "locomotive" and pos.loco >= s.max_locomotive and not rules.idle_actions:
-                continue
-            if name == "urbanization" and not pos.supply and not rules.idle_actions:
-                continue
-            if name == "rapa-nui":
-                least = 1 if rules.rapa_nui_remnant else 2
-                out.extend((name, h) for h, cubes in pos.goods if len(cubes) >= least)
-                if rules.idle_actions:
-                    out.append((name, None))
-                continue
-            out.append((name, None))
-        return out
-
     def play_round(self, pos: Pos, money: Money):
         """Every abstract round from (pos, money): yields (next pos, next money, cleared, round record)."""
+        for act in self.choices(pos):
+            for ship in self.ship_steps(pos, act, money):
+                yield from self.settle(pos, money, act, ship)
+
+    def choices(self, pos: Pos):
+        """Each action with what it does before the shipments (urbanization: each town and colour)."""
         s = self.s
-        for name, target in self.actions(pos, money):
+        for name, target in _actions(self.s, self.rules, pos):
             cost = s.action_cost if name else 0
             gain = s.rapa_nui_cash if (name == "rapa-nui" and target is not None) else 0
             loco = min(s.max_locomotive, pos.loco + 1) if name == "locomotive" else pos.loco
@@ -366,18 +434,16 @@ class _Game:
                         left.remove(colour)
                         cities_opts.append((tuple(sorted(pos.cities + ((town, colour),))), tuple(left)))
             for cities, supply in cities_opts:
-                for goods2, links2, loco2, carried, record in self.ship_steps(pos, goods, cities, loco, limit,
-                                                                              money, cost, gain):
-                    yield from self.settle(pos, money, name, target, cost, gain, limit, goods2, links2, loco2,
-                                           carried, cities, supply, blockers, record)
+                yield _Action(name, target, cost, gain, loco, limit, goods, blockers, cities, supply)
 
-    def ship_steps(self, pos, goods, cities, loco, limit, money, cost, gain):
+    def ship_steps(self, pos: Pos, act: _Action, money: Money):
         """The two shipment steps: a delivery, the locomotive step (once a round) or nothing."""
         steps = self.s.shipments_per_round
-        allowance = money.allowance + limit
+        cost, gain = act.cost, act.gain
+        allowance = money.allowance + act.limit
         cash_cap = money.cash + money.credit + self.s.share_price * (self.s.max_shares - money.shares) - cost + gain
         base = self.bounds.money(pos.links)
-        city_colour = dict(cities)
+        city_colour = dict(act.cities)
 
         def accepts(stop, colour):
             return self.colour.get(stop) == colour or city_colour.get(stop) == colour
@@ -388,7 +454,7 @@ class _Game:
             if left > steps_left:
                 return  # point 6: more cubes than shipment steps left
             if k == steps:
-                yield goods_now, links, loco_now, carried, record
+                yield _Shipped(goods_now, links, loco_now, carried, record)
                 return
             for origin, cubes in sorted(goods_now.items()):
                 if not cubes:
@@ -407,7 +473,7 @@ class _Game:
                 yield from rec(k + 1, goods_now, links, loco_now + 1, carried, True, record + [("locomotive",)])
             yield from rec(k + 1, goods_now, links, loco_now, carried, raised, record + [("pass",)])
 
-        yield from rec(0, goods, pos.links, loco, 0, False, [])
+        yield from rec(0, act.goods, pos.links, act.loco, 0, False, [])
 
     def routes(self, origin, colour, links, loco, accepts):
         """Simple paths over built or possible links that end at the first stop taking the colour."""
@@ -424,24 +490,28 @@ class _Game:
         if loco >= 1:
             yield from dfs([origin])
 
-    def settle(self, pos, money, name, target, cost, gain, limit, goods, links, loco, carried, cities, supply,
-               blockers, record):
+    def settle(self, pos: Pos, money: Money, act: _Action, ship: _Shipped):
         """Pay for the round (shares as needed), collect, pay expenses, reduce income; check the clear."""
         b = self.bounds
-        allowance = money.allowance + limit
-        left = {h: c for h, c in goods.items() if c}
-        options = [(False, b.money(links) - b.money(pos.links), links)]
+        allowance = money.allowance + act.limit
+        left = {h: c for h, c in ship.goods.items() if c}
+        options = [(False, b.money(ship.links) - b.money(pos.links), ship.links)]
         if not left:
-            done = self._completion(links, allowance)
+            done = _completion(b, self.ruins, ship.links, allowance)
             if done is not None:
                 # clear now (with the completing pairs), or build on and clear later
-                options.insert(0, (True, done[0] - b.money(pos.links), links | done[1]))
+                options.insert(0, (True, done[0] - b.money(pos.links), ship.links | done[1]))
         for cleared, pay, final in options:
-            yield from self._pay(pos, money, name, target, cost, gain, allowance, left, final if cleared else links,
-                                 loco, carried, cities, supply, blockers, (record, links), cleared, pay)
+            yield from self._pay(pos, money, act, ship, cleared, pay, final if cleared else ship.links)
 
-    def _pay(self, pos, money, name, target, cost, gain, allowance, left, links, loco, carried, cities, supply,
-             blockers, record, cleared, pay):
+    def _pay(self, pos: Pos, money: Money, act: _Action, ship: _Shipped, cleared: bool, pay: int,
+             links: frozenset):
+        """The round's money (points 1 to 3) with `pay` for track; `links`: L' (with a clear, its network)."""
+        name, target, cost, gain, cities, supply, blockers = (act.name, act.target, act.cost, act.gain, act.cities,
+                                                               act.supply, act.blockers)
+        loco, carried, record = ship.loco, ship.carried, (ship.record, ship.links)
+        allowance = money.allowance + act.limit
+        left = {h: c for h, c in ship.goods.items() if c}
         s = self.s
         price = s.share_price
         # point 2b: the track money paid ahead in earlier rounds pays first
@@ -471,28 +541,24 @@ class _Game:
             if after >= 0:
                 break
 
-    def _completion(self, links, allowance) -> tuple[int, frozenset] | None:
-        """Point 4: the least money of a network joining every ruin that contains `links`, if the tiles fit,
-        and the pairs of one such network (the money tree's, for the plan side)."""
-        from models.steiner.api import solve_steiner
-        b = self.bounds
-        out, tree = [], frozenset()
-        for idx, key in ((0, "tiles"), (1, "money")):
-            g = nx.Graph()
-            g.add_nodes_from(self.ruins)
-            for p in b.single:
-                x, y = sorted(p)
-                g.add_edge(x, y, weight=0 if p in links else b.single[p][idx])
-            res = solve_steiner(g, self.ruins)
-            if res.status == "infeasible":
-                return None
-            have = sum(b.single[p][idx] for p in links)
-            own = b.tiles(links) if key == "tiles" else b.money(links)
-            joined = b.exact.get((links, "connect-" + ("tiles" if key == "tiles" else "cost")), 0)
-            out.append(max(own, joined, math.ceil((have + res.lower_bound) / 2)))
-            tree = frozenset(frozenset(e) for e in res.edges) - links
-        tiles, money = out
-        return (money, tree) if tiles <= allowance else None
+
+@dataclass
+class _Game:
+    """The search over abstract rounds (`_Rounds`): depth first, dominance (point 6) and nogoods (point 7)."""
+
+    state: GameState
+    bounds: LinkBounds
+    last_round: int
+    work: int
+    share_cap: int | None = None  # at most this many shares in all (the fewest-shares question)
+    nodes: int = 0
+    seen: dict = field(default_factory=dict)
+    nogoods: list = field(default_factory=list)   # point 7: Nogood, shared by the restarts of prove_by
+    checked: dict = field(default_factory=dict)   # point 7: (dues, allowances) of a prefix -> no track for it
+
+    def __post_init__(self):
+        self.rounds = _Rounds(self.state, self.bounds, self.last_round, self.share_cap)
+        self.s, self.ruins = self.rounds.s, self.rounds.ruins
 
     # -- the search -----------------------------------------------------------------------------------------
     def search(self, pos: Pos, money: Money, path: list, due: dict | None = None, allow: tuple = (),
@@ -508,7 +574,7 @@ class _Game:
         towns = towns if towns is not None else {}
         if pos.round > self.last_round:
             return
-        for nxt, m2, cleared, record in self.play_round(pos, money):
+        for nxt, m2, cleared, record in self.rounds.play_round(pos, money):
             self.nodes += 1
             if self.nodes > self.work or interrupt.past_cap():
                 raise _OutOfWork
@@ -528,20 +594,19 @@ class _Game:
                 continue
             key = nxt
             front = self.seen.setdefault(key, [])
-            if any(om.covers(m2, self.s.share_price) and _looser(od, oa, due2, allow2, ot, towns2) for om, od, oa, ot in front):
+            if any(om.covers(m2, self.s.share_price) and looser(od, oa, due2, allow2, ot, towns2) for om, od, oa, ot in front):
                 continue  # point 6
             front[:] = [(om, od, oa, ot) for om, od, oa, ot in front
-                        if not (m2.covers(om, self.s.share_price) and _looser(due2, allow2, od, oa, towns2, ot))] + [
+                        if not (m2.covers(om, self.s.share_price) and looser(due2, allow2, od, oa, towns2, ot))] + [
                 (m2, due2, allow2, towns2)]
             yield from self.search(nxt, m2, path + [(record, nxt)], due2, allow2, towns2)
-
 
     def _dead(self, due: dict, allow: tuple, towns: dict) -> bool:
         """Point 7 on a prefix: can no track lay the links this history has used by the rounds it used them
         in? If so, that exact history becomes a nogood (it then also refutes every tighter one)."""
         key = (tuple(sorted(due.items())), allow, tuple(sorted(towns.items())))
         if key not in self.checked:
-            self.checked[key] = _fits(self.state, self.bounds, due, allow, False, towns) == "infeasible"
+            self.checked[key] = fits(self.state, self.bounds, due, allow, False, towns) == Fit.INFEASIBLE
             if self.checked[key]:
                 self.nogoods.append(Nogood(key[0], allow, False, key[2]))
         return self.checked[key]
@@ -551,48 +616,6 @@ def _urbanized(pos: Pos, nxt: Pos, r: int, towns: dict) -> dict:
     """The history's towns urbanized so far -> last round as a town, after round r (pos -> nxt)."""
     new = {t for t, _ in nxt.cities} - {t for t, _ in pos.cities}
     return {**towns, **{t: r - 1 for t in new}} if new else towns
-
-
-def _looser(due_a: dict, allow_a: tuple, due_b: dict, allow_b: tuple, towns_a: dict | None = None,
-            towns_b: dict | None = None) -> bool:
-    """Is history a no tighter than b: every pair b needed by round d needed by a no earlier than d (or
-    never), at least b's tiles allowed by every round, and every town b urbanized urbanized by a no later
-    (a town counts a tile while it is a town)? Then every nogood that refutes a refutes b."""
-    towns_a, towns_b = towns_a or {}, towns_b or {}
-    return (all(d >= due_b.get(p, 1 << 30) for p, d in due_a.items())
-            and all(x >= y for x, y in zip(allow_a, allow_b))
-            and all(towns_a.get(t, 1 << 30) <= last for t, last in towns_b.items()))
-
-
-@dataclass(frozen=True)
-class Nogood:
-    """Point 7: pairs that must be joined by given rounds, within given cumulative tile budgets, that no
-    track can meet (a packing model said INFEASIBLE); with `connect`, also in a network joining every ruin."""
-
-    due: tuple        # ((pair, round), ...)
-    budgets: tuple    # cumulative tiles allowed by rounds 1, 2, ... (None: no limit needed that round)
-    connect: bool
-    towns: tuple = () # ((town, last round as a town), ...): the towns this history urbanized
-
-    def refutes(self, due: dict, allow: tuple, cleared: bool, towns: dict | None = None) -> bool:
-        """Does a history with these pairs' first uses and these allowances (`allow`: one per round played,
-        so its length is the history's round count) meet the same dead end? It does when it needs every pair
-        no later and has no more tiles by any round, and keeps every town a town no shorter within the
-        nogood's rounds (its town tiles count no less); with `connect`, when it also clears NO LATER than
-        the clear the nogood was learnt from (len(allow) <= len(budgets)): its track then joins every ruin
-        by the nogood's clearing round within no more tiles. A history that clears later may finish the
-        network with the tiles of its later rounds, which the nogood never priced, so it is not refuted."""
-        if self.connect and (not cleared or len(allow) > len(self.budgets)):
-            return False
-        if not self.connect and len(allow) < len(self.budgets):
-            return False
-        if any(due.get(p, 1 << 30) > d for p, d in self.due):
-            return False
-        if towns:   # a history that urbanized nothing keeps every town a town: nothing to compare
-            mine = dict(self.towns)
-            if any(last < min(mine.get(t, 1 << 30), len(self.budgets)) for t, last in towns.items()):
-                return False
-        return all(b is None or allow[min(q, len(allow)) - 1] <= b for q, b in enumerate(self.budgets, start=1))
 
 
 class _OutOfWork(Exception):
@@ -610,14 +633,14 @@ def start_of(state) -> tuple[Pos, Money]:
 
 
 def prove_by(state, last_round: int, work: int = 200_000, packing_time: float = 5.0,
-             bounds: LinkBounds | None = None, share_cap: int | None = None) -> Verdict:
+             bounds: LinkBounds | None = None, share_cap: int | None = None) -> SearchResult:
     """Can any legal play from `state` (start of a round) clear by the end of `last_round`?
 
     `share_cap`: with at most that many shares issued in all (start included). The abstract game with the
     cap is the game with the cap (shares are only ever issued, point 1), so "no clear" then proves that
     every play clearing by `last_round` issues more shares."""
     if state.scenario.ruleset != "easter-island":
-        return Verdict("open", "the link search knows the Easter Island rules only", 0)
+        return SearchResult(Status.OPEN, "the link search knows the Easter Island rules only", 0)
     bounds = bounds or LinkBounds(state, packing_time)
     nodes = 0
     nogoods: list = []
@@ -634,7 +657,7 @@ def prove_by(state, last_round: int, work: int = 200_000, packing_time: float = 
                 final = found[-1][1].links
                 # the clearing round: its links in a network joining every ruin
                 outcomes.add(bounds.refine(last, (bounds.tiles(final), bounds.money(final)), tuple(game.ruins)))
-                if "rose" in outcomes:
+                if Refined.ROSE in outcomes:
                     rose = True   # a bound rose: search again from the start (this clear may still stand)
                     break
                 nogood = refute(state, found, bounds)
@@ -643,130 +666,21 @@ def prove_by(state, last_round: int, work: int = 200_000, packing_time: float = 
                     continue
                 cleared = state.round + len(found) - 1
                 spent = nodes + game.nodes
-                if "undecided" in outcomes:
-                    return Verdict("open", f"an abstract play clears in round {cleared}, and the hex packing model "
-                                           "could not price all its link sets in its time", spent, found,
-                                   len(nogoods))
-                return Verdict("may clear", f"an abstract play clears in round {cleared}; every round's link set is "
-                                            "priced by the hex packing model and no bound excludes it", spent, found,
-                               len(nogoods))
+                if Refined.UNDECIDED in outcomes:
+                    return SearchResult(Status.OPEN, f"an abstract play clears in round {cleared}, and the hex "
+                                        "packing model could not price all its link sets in its time", spent,
+                                        found, len(nogoods))
+                return SearchResult(Status.MAY_CLEAR, f"an abstract play clears in round {cleared}; every round's "
+                                    "link set is priced by the hex packing model and no bound excludes it", spent,
+                                    found, len(nogoods))
         except _OutOfWork:
             why = "the wall-clock cap stopped it" if interrupt.cap_hit() else f"it ran out of work ({work} positions)"
-            return Verdict("open", f"the link search did not decide round {last_round}: {why}", work,
-                           refuted=len(nogoods))
+            return SearchResult(Status.OPEN, f"the link search did not decide round {last_round}: {why}", work,
+                                refuted=len(nogoods))
         nodes += game.nodes
         if not rose:
-            return Verdict("no clear", f"no abstract play clears by round {last_round} (link search, {nodes} "
-                                       "positions; link sets priced by per-link and hex packing bounds"
-                                       + (f"; {len(nogoods)} abstract clear{'' if len(nogoods) == 1 else 's'} refuted round by round" if nogoods
-                                          else "") + ")", nodes, refuted=len(nogoods))
-
-
-def town_lasts(pattern: list) -> dict:
-    """Each town an abstract clear urbanizes -> its last round as a town (1 = the clear's first)."""
-    out: dict = {}
-    for r, (_, pos) in enumerate(pattern, start=1):
-        for t, _ in pos.cities:
-            out.setdefault(t, r - 1)
-    return out
-
-
-def first_use(pattern: list) -> dict:
-    """Each pair an abstract clear's shipments use -> the round (1 = the clear's first) it is first used."""
-    due: dict = {}
-    for r, (record, _) in enumerate(pattern, start=1):
-        for p in record[-1]:
-            due.setdefault(tuple(sorted(p)), r)
-    return due
-
-
-def round_limits(state, pattern: list) -> list[int]:
-    """The tile limit of each round of an abstract clear (4 with Engineer, else 3 on Easter Island)."""
-    s = state.scenario
-    return [s.engineer_tile_limit if record[0] == "engineer" else s.tile_limit for record, _ in pattern]
-
-
-def pattern_fits(state, pattern: list, bounds: LinkBounds) -> str:
-    """Can real track follow this one abstract clear round by round? 'infeasible', 'feasible' or 'unknown'."""
-    due = first_use(pattern)
-    return _fits(state, bounds, due, _allowances(state, pattern), True, town_lasts(pattern))
-
-
-def _allowances(state, pattern: list) -> tuple:
-    out, total = [], 0
-    for limit in round_limits(state, pattern):
-        total += limit
-        out.append(total)
-    return tuple(out)
-
-
-def _fits(state, bounds: LinkBounds, due: dict, budgets: tuple, connect: bool, towns: dict,
-          share: float = 1.0) -> str:
-    """Point 7's model: one packing (models/link_packing.build_packing) over the pairs of `due`, where the
-    pairs due by round r together take at most budgets[r - 1] new hexes, and with `connect` the network
-    joins every ruin by the last round, its new hexes within that round's budget. Any real play whose
-    pairs are first used by those rounds and whose rounds allow at most those tiles has such track: a
-    complete link is never removed, so the link that first joined a pair is still there at the end; its
-    new hexes were laid by the round of the pair's first use (a hex holds a tile laid by the player); no
-    round places more tiles than its limit. A town tile counts as a
-    tile more in a turn track reaches the town (the engine's _town_tile_count), so each town still a town
-    (`towns`: the history's urbanized ones -> last round as a town; urbanized before the search: never)
-    that a link due by then reaches counts one tile, once (a lower bound on its turns). The laying order
-    (packing point 8) is asked of whole clears only: its labels (one per link, round and hex) make the
-    model much larger, too slow to ask of every prefix the search checks."""
-    required = sorted(due)
-    groups = tuple(([i for i, p in enumerate(required) if due[p] <= r], b, r) for r, b in enumerate(budgets, start=1)
-                   if b is not None)
-    m, _ = build_packing(bounds.board, required, "tiles", tuple(sorted(state.board.cities)) if connect else (),
-                         tile_exists=bounds.tile_exists if bounds.board.two_tracks else None, budgets=groups,
-                         order=tuple(due[p] for p in required) if connect else (), crossing=bounds.is_crossing,
-                         connect_by=len(budgets) if connect else None, **tile_rules(state, towns))
-    solver = interrupt.cp_solver()
-    solver.parameters.num_workers = 1
-    solver.parameters.max_deterministic_time = bounds.packing_time * share
-    solver.parameters.random_seed = 0
-    status = interrupt.solve_cp(solver, m)
-    if status == cp_model.INFEASIBLE:
-        return "infeasible"
-    return "feasible" if status in (cp_model.OPTIMAL, cp_model.FEASIBLE) else "unknown"
-
-
-MINIMISE = 0.25  # share of the packing time for each model that loosens a nogood (unknown: kept as it is)
-
-
-def refute(state, pattern: list, bounds: LinkBounds) -> Nogood | None:
-    """Point 7's counterexample step: if no track follows this abstract clear with its network joining every
-    ruin, a nogood that also refutes every history at least as tight: each pair dropped, then each round's
-    budget dropped or raised, while the rest still fails. (Its prefixes without the network were already
-    checked by the search, `_Game._dead`, when each added a link.)"""
-    due = first_use(pattern)
-    budgets = _allowances(state, pattern)
-    towns = town_lasts(pattern)
-    if _fits(state, bounds, due, budgets, True, towns) != "infeasible":
-        return None
-    pairs, upto, connect = due, budgets, True
-    for p in sorted(pairs, key=lambda q: (-pairs[q], q)):   # the latest pairs first: drop what is not needed
-        smaller = {q: d for q, d in pairs.items() if q != p}
-        if (smaller or connect) and _fits(state, bounds, smaller, upto, connect, towns, MINIMISE) == "infeasible":
-            pairs = smaller
-    # then the budgets: drop a round's budget, or raise it (an Engineer round allows one tile more), while
-    # the rest still fails; a looser nogood refutes more histories (Engineer rounds included)
-    upto = list(upto)
-
-    def fails(q, value):
-        return _fits(state, bounds, pairs, tuple(upto[:q] + [value] + upto[q + 1:]), connect, towns,
-                     MINIMISE) == "infeasible"
-
-    for q in range(len(upto)):
-        if fails(q, None):
-            upto[q] = None
-            continue
-        lo, hi = 0, q + 1          # a raise of lo tiles still fails; round q + 1 allows at most q + 1 more
-        while lo < hi:
-            mid = (lo + hi + 1) // 2
-            if fails(q, upto[q] + mid):
-                lo = mid
-            else:
-                hi = mid - 1
-        upto[q] += lo
-    return Nogood(tuple(sorted(pairs.items())), tuple(upto), connect, tuple(sorted(towns.items())))
+            refuted = (f"; {len(nogoods)} abstract clear{'' if len(nogoods) == 1 else 's'} refuted round by round"
+                       if nogoods else "")
+            return SearchResult(Status.NO_CLEAR, f"no abstract play clears by round {last_round} (link search, "
+                                f"{nodes} positions; link sets priced by per-link and hex packing bounds{refuted})",
+                                nodes, refuted=len(nogoods))

@@ -30,12 +30,12 @@ from __future__ import annotations
 import itertools
 import math
 import time
-from dataclasses import dataclass
 
 import networkx as nx
 
 from solver import interrupt, progress
 from solver.board.hexgrid import Hex
+from solver.solo.zoo_routes import Needs
 from solver.board.instance import Instance
 from solver.engine.moves import BuildPath, Pass, Ship, UpgradeLocomotive
 from solver.engine.placement import can_lay_track
@@ -111,16 +111,6 @@ def potential_graph(instance: Instance, rules: Rules, cap: int | None = None) ->
     exits = tuple(i for i, e in enumerate(is_exit) if e and adj[i])
     return StopGraph(tuple(stops), index, tuple(tuple(sorted(a)) for a in adj), danger, is_exit, is_city, exits,
                      rules.strict_exits, s.feeding_discount, s.max_locomotive if cap is None else cap)
-
-
-@dataclass
-class Needs:
-    """Least locomotive over every possible network (a relaxation: lower than any real one)."""
-
-    into: dict[Hex, tuple[int, int]]     # area -> (plain, with discount) to feed it from some area with food
-    out_of: dict[Hex, tuple[int, int]]   # area with food -> (plain, with discount) to feed anything from it
-    near: dict[Hex, int]                 # area -> fewest tiles of any link at it
-    diagnostics: dict[Hex, tuple[int, int]]  # area -> the same as `into` without the locomotive cap
 
 
 def relaxed_needs(instance: Instance, setup: Setup, rules: Rules) -> Needs:

@@ -49,6 +49,17 @@ from solver.engine.placement import can_lay_track
 INF = 1 << 30
 
 
+@dataclass
+class Needs:
+    """Least locomotive over every possible network (a relaxation: lower than any real one); solver.solo.zoo's
+    relaxed_needs builds it, the counting bound (solver/solo/proofs/counting.py) reads it."""
+
+    into: dict[Hex, tuple[int, int]]     # area -> (plain, with discount) to feed it from some area with food
+    out_of: dict[Hex, tuple[int, int]]   # area with food -> (plain, with discount) to feed anything from it
+    near: dict[Hex, int]                 # area -> fewest tiles of any link at it
+    diagnostics: dict[Hex, tuple[int, int]]  # area -> the same as `into` without the locomotive cap
+
+
 # -- the network as small integer arrays ----------------------------------------------
 
 @dataclass(frozen=True)

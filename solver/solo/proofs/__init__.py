@@ -6,6 +6,10 @@ A proof engine answers "can any legal play from this position clear by round R?"
 plan search (`bound_before_search`), the others after it while the plan misses the bound
 (`raise_bound`). Whichever engine raised the bound last is the answer's proof source.
 
+The cost half asks the same way: the shares engines (shares.py, registry SHARES_ENGINES, interface
+base.SharesEngine: `name` and `bound`) answer "at least how many shares at a clear by round R?", and
+`fewest_shares` asks them in order and names the engine the answer's shares line rests on.
+
 To add an engine: a module here with a class that has `name`, `cheap` and `prove` (base.ProofEngine),
 one line in ENGINES, a case in tests/test_proof_engines.py against exhaustive search, and a line in
 docs/architecture.md. The soundness fuzzer (solver/solo/soundness.py) then checks its claims on every
@@ -16,13 +20,16 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from solver import progress
-from solver.solo.proofs.base import MAY_CLEAR, NO_CLEAR, OPEN, Position, ProofEngine, Verdict
+from solver.solo.proofs.base import (MAY_CLEAR, NO_CLEAR, OPEN, Pattern, Position, ProofEngine, SharesBound,
+                                     SharesEngine, Verdict)
 from solver.solo.proofs.counting import CountingBound
 from solver.solo.proofs.links import LinkSearch
 from solver.solo.proofs.relaxation import Relaxation
+from solver.solo.proofs.shares import SHARES_ENGINES, ask_shares, fewest_shares
 
-__all__ = ["Bound", "ENGINES", "MAY_CLEAR", "NO_CLEAR", "OPEN", "Position", "ProofEngine", "Verdict", "ask",
-           "bound_before_search", "raise_bound"]
+__all__ = ["Bound", "ENGINES", "MAY_CLEAR", "NO_CLEAR", "OPEN", "Pattern", "Position", "ProofEngine", "SHARES_ENGINES",
+           "SharesBound", "SharesEngine", "Verdict", "ask", "ask_shares", "bound_before_search", "fewest_shares",
+           "raise_bound"]
 
 # The registry, in the order the engines are asked (cheap ones before the plan search, the rest after it).
 ENGINES: tuple[ProofEngine, ...] = (

@@ -30,12 +30,32 @@ redirects wherever a board prices them.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Protocol, runtime_checkable
+from typing import TYPE_CHECKING, Protocol, runtime_checkable
+
+if TYPE_CHECKING:  # types only: each module below imports nothing of the proofs package (no cycle)
+    from models.network import Network
+    from solver.board.instance import Instance
+    from solver.engine.plan import Plan
+    from solver.engine.scenario import Scenario
+    from solver.engine.state import GameState, Rules
+    from solver.solo.round_search import Node
+    from solver.solo.settings import SolveParams
+    from solver.solo.zoo_routes import Needs, StopGraph
 
 NO_CLEAR = "no clear"    # proved: no legal play clears by round R
 OPEN = "open"            # nothing proved either way
 MAY_CLEAR = "may clear"  # a pattern that may clear by round R (not a proof of anything)
 STATUSES = (NO_CLEAR, OPEN, MAY_CLEAR)
+
+
+@runtime_checkable
+class Pattern(Protocol):
+    """What a MAY_CLEAR verdict hands the plan side: a way to clear that the engine could not exclude.
+    The pattern realises itself as a proposed plan; only the referee's replay of that plan counts."""
+
+    def realise(self, state0: GameState, scenario: Scenario) -> tuple[Plan | None, str]:
+        """(a referee-checked plan from `state0` that follows the pattern, or None; what stopped it)."""
+        ...
 
 
 @dataclass(frozen=True)
@@ -45,7 +65,7 @@ class Verdict:
     status: str                     # NO_CLEAR, OPEN or MAY_CLEAR
     engine: str                     # the engine's name: the answer's proof source when it settles the answer
     detail: str                     # one sentence for the answer (what was proved, or why it stays open)
-    pattern: object | None = None   # MAY_CLEAR: what the plan side should try to realise
+    pattern: Pattern | None = None  # MAY_CLEAR: what the plan side should try to realise
     # Optional by-products (an engine may leave them empty):
     bound: int | None = None        # a proven lower bound on the clearing round found on the way (every round
                                     # below it is NO_CLEAR); None with NO_CLEAR and no bound: no round suffices
@@ -64,15 +84,15 @@ class Position:
     The map solvers build it (solver.solo.easter_island.proof_position, solver.solo.zoo.proof_position);
     engines read fields and may keep what they build once per position in `cache`."""
 
-    instance: object                 # solver.board.instance.Instance, its ruleset attached
-    state: object                    # solver.engine.state.GameState at the start of a round (phase "shares")
-    rules: object                    # solver.engine.state.Rules: the readings
-    start: object | None             # solver.solo.round_search.Node of a plan prefix, or None (the setup itself)
-    params: object                   # solver.solo.settings.SolveParams (budgets; `prove` for the deep mode)
+    instance: Instance               # its ruleset attached
+    state: GameState                 # at the start of a round (phase "shares")
+    rules: Rules                     # the readings
+    start: Node | None               # a plan prefix's end, or None (the setup itself)
+    params: SolveParams              # budgets; `prove` for the deep mode
     time_limit: float = 60.0         # wall-clock seconds the map solver gives network proofs
-    tiles_net: object | None = None  # Easter Island: models.network.Network, fewest tiles joining all ruins
-    needs: object | None = None      # Zoo: solver.solo.zoo.Needs, least locomotive and tiles over any network
-    zoo_graph: object | None = None  # Zoo: the any-network StopGraph (solver.solo.zoo.potential_graph)
+    tiles_net: Network | None = None     # Easter Island: fewest tiles joining all ruins
+    needs: Needs | None = None           # Zoo: least locomotive and tiles over any network
+    zoo_graph: StopGraph | None = None   # Zoo: the any-network stop graph (solver.solo.zoo.potential_graph)
     known_bound: int = 1             # rounds below this are already proved not enough (by engines asked before)
     cache: dict = field(default_factory=dict)
     asked: list = field(default_factory=list)  # every verdict given here (answer.search.proofs, the fuzzer)
@@ -99,6 +119,18 @@ class SharesBound:
 
 
 @runtime_checkable
+class SharesEngine(Protocol):
+    """A shares engine (proofs/shares.py, registry SHARES_ENGINES): the cost half's counterpart of ProofEngine."""
+
+    name: str   # the answer's shares line names it where its bound is the best ("proved (NAME: why)")
+
+    def bound(self, position: Position, rounds: int, params: SolveParams) -> SharesBound:
+        """A lower bound on the shares of every legal play from `position` that clears by round `rounds`.
+        Deterministic for equal params."""
+        ...
+
+
+@runtime_checkable
 class ProofEngine(Protocol):
     """A proof engine. `cheap` engines are asked before the plan search (their bound tells the search where
     to stop) and in every mode; the others after it, only while the best plan misses the bound."""
@@ -106,7 +138,7 @@ class ProofEngine(Protocol):
     name: str
     cheap: bool
 
-    def prove(self, position: Position, last_round: int, params) -> Verdict:
+    def prove(self, position: Position, last_round: int, params: SolveParams) -> Verdict:
         """Can any legal play from `position` clear by round `last_round`? Deterministic for equal params;
         `params.prove` (the deep mode) asks the engine to run to the end with its large budget."""
         ...

@@ -6,10 +6,28 @@ clear to the plan side (solver/solo/link_plans.decode), which proposes a plan th
 """
 from __future__ import annotations
 
-from solver.solo import link_search
+from dataclasses import dataclass
+
+from solver.engine.plan import Plan
+from solver.engine.scenario import Scenario
+from solver.engine.state import GameState
+from solver.solo import link_plans, link_search
 from solver.solo.proofs.base import MAY_CLEAR, NO_CLEAR, OPEN, Position, Verdict
+from solver.solo.settings import SolveParams
 
 LINK_SEARCH = link_search.NAME  # the engine's name: the proof source of an answer it settles
+
+
+@dataclass(frozen=True)
+class LinkPattern:
+    """The link search's "may clear" (base.Pattern): an abstract clear, round by round, and the link bounds
+    it was priced with; the plan side (solver/solo/link_plans.decode) lays real track for it."""
+
+    rounds: list                    # the abstract rounds of the clear (link_search.SearchResult.pattern)
+    bounds: link_search.LinkBounds
+
+    def realise(self, state0: GameState, scenario: Scenario) -> tuple[Plan | None, str]:
+        return link_plans.decode(state0, scenario, self.rounds, self.bounds)
 
 
 class LinkSearch:
@@ -20,7 +38,7 @@ class LinkSearch:
     work = 200_000           # abstract positions per question (deep mode)
     packing_cap = 30.0       # most deterministic time per packing model, whatever --prove-time says
 
-    def prove(self, position: Position, last_round: int, params) -> Verdict:
+    def prove(self, position: Position, last_round: int, params: SolveParams) -> Verdict:
         if position.ruleset != "easter-island":
             return Verdict(OPEN, self.name, "the link search knows the Easter Island rules only")
         if not params.prove:
@@ -35,13 +53,14 @@ class LinkSearch:
         bounds = position.cache[key]
         found = link_search.prove_by(position.state, last_round, work=self.work, packing_time=packing,
                                      bounds=bounds)
-        log = ({"last_round": last_round, "status": found.status, "positions": found.nodes},)
-        if found.status == NO_CLEAR:
+        log = ({"last_round": last_round, "status": found.status.value, "positions": found.nodes},)
+        if found.status == link_search.Status.NO_CLEAR:
             reasons = (f"the link search (money, locomotive, action blockers, moai order, hexsides, the order "
                        f"in which shared hexes are laid, town tiles and the assumed complex tiles, a crossing "
                        f"being two straights and an upgrade counting as a tile, over every set of links) finds "
                        f"no play that clears by round {last_round}: at least {last_round + 1} rounds",)
             return Verdict(NO_CLEAR, self.name, found.detail, bound=last_round + 1, reasons=reasons, log=log)
-        if found.status == MAY_CLEAR:
-            return Verdict(MAY_CLEAR, self.name, found.detail, pattern=(found.pattern, bounds), log=log)
+        if found.status == link_search.Status.MAY_CLEAR:
+            return Verdict(MAY_CLEAR, self.name, found.detail, pattern=LinkPattern(found.pattern, bounds),
+                           log=log)
         return Verdict(OPEN, self.name, found.detail, log=log)

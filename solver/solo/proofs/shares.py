@@ -14,21 +14,13 @@ from __future__ import annotations
 
 import dataclasses
 import time
-from typing import Protocol, runtime_checkable
 
-from solver.solo.proofs.base import Position, SharesBound
+from solver.solo.proofs.base import Position, SharesBound, SharesEngine
 from solver.solo.proofs.cashflow import CashFlowShares
 from solver.solo.proofs.relaxation import relaxation_spec
 
-
-@runtime_checkable
-class SharesEngine(Protocol):
-    name: str
-
-    def bound(self, position: Position, rounds: int, params) -> SharesBound:
-        """A lower bound on the shares of every legal play from `position` that clears by round `rounds`.
-        Deterministic for equal params."""
-        ...
+__all__ = ["ISSUED", "RELAXATION_SHARES", "SHARES_ENGINES", "IssuedShares", "RelaxationShares", "SharesBound",
+           "SharesEngine", "ask_shares", "fewest_shares"]
 
 
 ISSUED = "shares already issued"
