@@ -65,6 +65,15 @@ def potential(area: PlayArea) -> float:
     return base + 0.3 * free
 
 
+def _stand(area: PlayArea, cell, idx: int, kind: str, token, round_no: int) -> PawnPlay:
+    """Stand a pawn on a pinpoint, scored as the referee scores it, and name the play."""
+    pawn = Pawn(cell, idx, kind, token, round_no)
+    pawn.points = scoring.pawn_points(area, pawn)
+    area.pawns.append(pawn)
+    area.used_pins.add((cell, idx))
+    return PawnPlay(cell, idx, token)
+
+
 def place_pawns(area: PlayArea, tokens, ch: Challenge | None, rng: random.Random | None, round_no: int) -> list[PawnPlay]:
     """The best pawn placement of this round's active tokens, exactly (solver.desert.pawns);
     with ``rng``: random tokens' pawns on random free pinpoints (the random baseline)."""
@@ -72,11 +81,7 @@ def place_pawns(area: PlayArea, tokens, ch: Challenge | None, rng: random.Random
     plays = []
     if rng is None:
         for (cell, idx), kind, token in best_assignment(area, tokens, lambda c, k: _mission_allows_pawn(ch, area, c, k)):
-            pawn = Pawn(cell, idx, kind, token, round_no)
-            pawn.points = scoring.pawn_points(area, pawn)
-            area.pawns.append(pawn)
-            area.used_pins.add((cell, idx))
-            plays.append(PawnPlay(cell, idx, token))
+            plays.append(_stand(area, cell, idx, kind, token, round_no))
         return plays
     for token in tokens:
         options = []
@@ -92,11 +97,7 @@ def place_pawns(area: PlayArea, tokens, ch: Challenge | None, rng: random.Random
         if not options:
             continue
         cell, idx, kind = rng.choice(options)
-        pawn = Pawn(cell, idx, kind, token, round_no)
-        pawn.points = scoring.pawn_points(area, pawn)
-        area.pawns.append(pawn)
-        area.used_pins.add((cell, idx))
-        plays.append(PawnPlay(cell, idx, token))
+        plays.append(_stand(area, cell, idx, kind, token, round_no))
     return plays
 
 
