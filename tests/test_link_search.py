@@ -20,7 +20,8 @@ from solver.engine.state import GameState, Rules
 from solver.solo.proofs.counting import island_rounds_bound as rounds_lower_bound
 from solver.solo.exhaustive import earliest_clear
 from solver.solo.link_plans import decode
-from solver.solo.link_search import LinkBounds, Nogood, looser, pattern_fits, prove_by
+from solver.solo.link_nogoods import Nogood, looser, pattern_fits
+from solver.solo.link_search import LinkBounds, prove_by
 from solver.solo.soundness import random_board
 from tests.helpers import H, instance
 

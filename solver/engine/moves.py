@@ -177,7 +177,7 @@ def route_text(route: tuple[Hex, ...], teleports: tuple[int, ...] = ()) -> str:
 
 def parse_route(text: str) -> tuple[tuple[Hex, ...], tuple[int, ...]]:
     """'D2-F4~H4' -> ((D2, F4, H4), (1,)): hops written with ~ are teleports."""
-    hexes, teleports, token, i = [], [], "", 0
+    hexes, teleports, token = [], [], ""
     for ch in text.strip() + "-":
         if ch in "-~":
             hexes.append(Hex.parse(token))

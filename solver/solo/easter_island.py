@@ -210,8 +210,10 @@ class _Planner(RoundPlanner):
         value = {i: self._link_value(state, i) - rest[i] for i in open_links}
         by_path = {path(i): value[i] for i in open_links}
 
+        texts = {q: str(q) for q in by_path}  # the notation once per call, not once per comparison
+
         def option_value(paths: list[BuildPath]) -> float:  # a part of a link: 0.3 of a link with its start
-            return sum(by_path.get(p, 0.3 * max((v for q, v in by_path.items() if str(q).startswith(str(p)[:5])),
+            return sum(by_path.get(p, 0.3 * max((v for q, v in by_path.items() if texts[q].startswith(str(p)[:5])),
                                                 default=0)) for p in paths)
 
         best = sorted(options[1:], key=option_value, reverse=True)[: self.max_builds]
@@ -389,15 +391,10 @@ def analyse(scenario: Scenario | Instance, difficulty: str | None = None, setup:
     `start`: a position reached by a plan prefix (a state at the start of a round and its rounds).
     """
     scenario = as_scenario(scenario, difficulty, setup, rules, rounds)
-    answer = _analyse(scenario, time_limit, beam_width, polish_width, budget, params, start, relax)
+    answer = Pipeline(_Island(polish_width), scenario, time_limit=time_limit, beam_width=beam_width, budget=budget,
+                      params=params, start=start, relax=relax).run()
     answer.scenario = scenario
     return answer
-
-
-def _analyse(scenario: Scenario, time_limit: float, beam_width: int, polish_width: int | None,
-             budget: int | None, params: SolveParams | None, start: Node | None, relax: bool) -> Answer:
-    return Pipeline(_Island(polish_width), scenario, time_limit=time_limit, beam_width=beam_width, budget=budget,
-                    params=params, start=start, relax=relax).run()
 
 
 BEAM = "beam search (solver/solo/round_search.py)"

@@ -18,7 +18,8 @@ from solver.engine.moves import BuildPath, LayTile, Pass, Ship, TownTrack, Upgra
 from solver.engine.plan import Plan, RoundPlan, replay
 from solver.engine.scenario import Scenario
 from solver.engine.track_tiles import tile_set_of
-from solver.solo.link_search import LinkBounds, Pos, first_use, is_crossing, round_limits, tile_rules, town_lasts
+from solver.solo.link_nogoods import first_use, round_limits, tile_rules, town_lasts
+from solver.solo.link_search import LinkBounds, Pos, is_crossing
 from models.link_packing import PackingBoard, pack_paths
 
 OPTIONAL_HEXES = 2  # the decoder's extra links for the clear: pairs whose cheapest link alone needs at most this many

@@ -91,10 +91,8 @@ from solver.board.hexgrid import Hex
 from solver.engine.economy import below_floor, cover, expenses, income_reduction
 from solver.engine.placement import track_hexes
 from solver.engine.track_tiles import complex_kind, complex_rules, tile_set_of
-# point 7 (round-by-round track) lives in link_nogoods.py; the plan side (link_plans.py) and the tests read
-# an abstract clear's first uses, tile limits and fit from here as before
-from solver.solo.link_nogoods import (Fit, Nogood, first_use, fits, looser, pattern_fits, refute,  # noqa: F401
-                                      round_limits, tile_rules, town_lasts)
+# point 7 (round-by-round track) lives in link_nogoods.py
+from solver.solo.link_nogoods import Fit, Nogood, fits, looser, refute
 
 if TYPE_CHECKING:
     from solver.engine.state import GameState

@@ -31,19 +31,15 @@ import itertools
 import math
 import time
 
-import networkx as nx
-
 from solver import interrupt, progress
 from solver.board.hexgrid import Hex
 from solver.solo.zoo_routes import Needs
 from solver.board.instance import Instance
-from solver.engine.moves import BuildPath, Pass, Ship, UpgradeLocomotive
+from solver.engine.moves import BuildPath, Pass, UpgradeLocomotive
 from solver.engine.placement import can_lay_track
-from models.network import Network, board_graph, cheapest_network
-from solver.engine.plan import RoundPlan, round_moves
+from solver.engine.plan import RoundPlan
 from solver.solo.round_search import Node, RoundPlanner, widths
-from solver.solo.zoo_networks import (_proven, heuristic_network, network_links, shortcuts, target_networks,  # noqa: F401
-                                 teleport_network)
+from solver.solo.zoo_networks import _proven, network_links, shortcuts, target_networks
 from solver.solo.pipeline import Pipeline
 from solver.solo.settings import SolveParams
 from solver.solo.proofs import Position
@@ -390,15 +386,10 @@ def analyse(scenario: Scenario | Instance, difficulty: str | None = None, setup:
     `start`: a position reached by a plan prefix (state at the start of a round, and its rounds).
     """
     scenario = as_scenario(scenario, difficulty, setup, rules, rounds)
-    answer = _analyse(scenario, time_limit, beam_width, polish_width, budget, params, start, relax)
+    answer = Pipeline(_Zoo(polish_width), scenario, time_limit=time_limit, beam_width=beam_width, budget=budget,
+                      params=params, start=start, relax=relax).run()
     answer.scenario = scenario
     return answer
-
-
-def _analyse(scenario: Scenario, time_limit: float, beam_width: int, polish_width: int, budget: int | None,
-             params: SolveParams | None, start: Node | None, relax: bool) -> Answer:
-    return Pipeline(_Zoo(polish_width), scenario, time_limit=time_limit, beam_width=beam_width, budget=budget,
-                    params=params, start=start, relax=relax).run()
 
 
 BEAM = "beam search (solver/solo/zoo.py)"
